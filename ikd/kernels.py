@@ -17,11 +17,12 @@ __all__ = ['KERNELS', 'Kernel', 'SquaredExponential', 'RationalQuadratic', 'Gamm
 
 # %% ../nbs/kernels.ipynb #c005
 def _as_float(x):
-    "`x` as a float array, computed in float64; returns the array and the dtype to give back."
+    "`x` as a flat float64 array, and a function that gives a result `x`'s shape and float dtype back."
     x = np.asarray(x)
     if np.iscomplexobj(x): raise TypeError("kernel arguments must be real, got a complex array")
     out_dtype = x.dtype if x.dtype in (np.float32, np.float64) else np.float64
-    return x.astype(np.float64, copy=False), out_dtype
+    restore = lambda y: y.reshape(x.shape).astype(out_dtype, copy=False)
+    return x.astype(np.float64, copy=False).reshape(-1), restore
 
 def _check_positive(name, value, allowed="> 0"):
     "Raise a `ValueError` naming `name` unless `value` is a finite positive number."
@@ -45,23 +46,23 @@ class Kernel:
           d, # scaled squared distances ||z_i - z_j||^2 / l^2, any shape, d >= 0
          ): # covariances f(d), same shape and float dtype
         "The kernel profile: the covariance at scaled squared distance `d`."
-        d, dtype = _as_float(d)
+        d, restore = _as_float(d)
         if np.any(d < 0): raise ValueError("squared distances must be non-negative")
-        return (self.variance * np.exp(-self._log_ratio(d))).astype(dtype, copy=False)
+        return restore(self.variance * np.exp(-self._log_ratio(d)))
 
     def derivative(self,
                    d, # scaled squared distances, any shape, d >= 0
                   ): # f'(d), same shape and float dtype (-inf where the slope is unbounded)
         "The derivative of the profile with respect to `d`."
-        d, dtype = _as_float(d)
+        d, restore = _as_float(d)
         if np.any(d < 0): raise ValueError("squared distances must be non-negative")
-        return (self.variance * self._slope(d)).astype(dtype, copy=False)
+        return restore(self.variance * self._slope(d))
 
     def inverse(self,
                 k, # covariances, any shape
                ): # scaled squared distances d = f^{-1}(k): 0 where k >= variance, +inf where k <= 0
         "The inverse profile, applied elementwise, with the domain policy described above."
-        k, dtype = _as_float(k)
+        k, restore = _as_float(k)
         with np.errstate(divide='ignore', invalid='ignore'):
             L = np.log(self.variance) - np.log(k)
         inside = np.isfinite(L) & (L > 0)
@@ -69,7 +70,7 @@ class Kernel:
         d = np.where(inside, self._distance(np.where(inside, L, 1.0)), 0.0)
         d[k <= 0] = np.inf
         d[np.isnan(k)] = np.nan
-        return d.astype(dtype, copy=False)
+        return restore(d)
 
     def covariance(self,
                    Z, # latent points, shape (T, M)

@@ -104,3 +104,11 @@ def test_covariance_matches_sklearn(ours, theirs):
     Z, Z2 = rng.normal(size=(30, 3)), rng.normal(size=(20, 3))
     np.testing.assert_allclose(ours.covariance(Z, Z2, lengthscale=1.7), theirs(Z, Z2), rtol=0, atol=1e-10)
     np.testing.assert_allclose(ours.covariance(Z, lengthscale=1.7), theirs(Z), rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("kernel", [SquaredExponential(), RationalQuadratic(), GammaExponential(gamma=0.5), Matern(nu=0.5),
+                                    Matern(nu=2.5)])
+def test_scalars_give_scalars(kernel):
+    k = kernel.f(0.7)
+    assert np.ndim(k) == 0 and np.ndim(kernel.inverse(k)) == 0 and np.ndim(kernel.derivative(0.7)) == 0
+    assert abs(kernel.inverse(k) - 0.7) < 1e-9
