@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.utils import check_random_state
 
 from .gram import gram
@@ -56,7 +56,7 @@ def top_eigenpairs(G, # symmetric (T, T) matrix
     else:
         v0 = check_random_state(random_state).uniform(-1, 1, T)
         try: values, vectors = eigsh(G, k=n_components, which="LA", v0=v0)
-        except ArpackNoConvergence: values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
+        except ArpackError: values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
     order = np.argsort(values)[::-1]
     values, vectors = values[order], vectors[:, order]
     signs = np.sign(vectors[np.argmax(np.abs(vectors), axis=0), np.arange(vectors.shape[1])])
@@ -125,6 +125,7 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
                         random_state=None, # seed of the eigensolver's start vector
                        ) -> Decomposition:
     "Steps 3–4 of IKD on an already estimated distance matrix: reference point, $g(\\hat{\\mathbf D})$, top-$M$ eigenpairs."
+    if not np.all(np.isfinite(D)): raise ValueError("the distance matrix must be finite")
     r = choose_reference(D, reference)
     G = gram(D, r)
     values, vectors = top_eigenpairs(G, n_components, random_state)
