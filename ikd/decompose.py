@@ -31,12 +31,13 @@ def sample_covariance(X, # (T, N) data, rows are points
     if kind not in ("correlation", "covariance"):
         raise ValueError(f"kind must be 'correlation' or 'covariance', got {kind!r}")
     centred = X - X.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(centred, axis=1)
+    constant = np.flatnonzero(norms <= 1e-12 * max(1.0, np.abs(X).max()))
+    if constant.size:
+        # A constant point has zero covariance with everything: no distance to anything can be inferred from it.
+        raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); their "
+                         "covariance with every other point is 0 and their correlation undefined. Remove them first.")
     if kind == "correlation":
-        norms = np.linalg.norm(centred, axis=1)
-        constant = np.flatnonzero(norms <= 1e-12 * max(1.0, np.abs(X).max()))
-        if constant.size:
-            raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); "
-                             "their correlation is undefined. Remove them or use covariance='covariance'.")
         centred = centred / norms[:, None]
         S = centred @ centred.T
         np.fill_diagonal(S, 1.0)
@@ -54,7 +55,8 @@ def top_eigenpairs(G, # symmetric (T, T) matrix
     if T <= 200 or n_components >= T // 2:
         values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
     else:
-        v0 = check_random_state(random_state).uniform(-1, 1, T)
+        # A fixed start when no seed is given keeps the default behaviour reproducible too.
+        v0 = check_random_state(0 if random_state is None else random_state).uniform(-1, 1, T)
         try: values, vectors = eigsh(G, k=n_components, which="LA", v0=v0)
         except ArpackError: values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
     order = np.argsort(values)[::-1]
