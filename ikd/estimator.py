@@ -175,13 +175,17 @@ class IKD(TransformerMixin, BaseEstimator):
         lengths = np.empty_like(rho)
         for start in range(0, len(rho), 256):  # chunks bound the (chunk, k, T) work array
             block = rho[start:start + 256]
-            if self.graph_ == "knn":
-                k = self.n_neighbors_
-                nearest = np.argpartition(-block, k - 1, axis=1)[:, :k]
-            else:
-                k = max(1, int((block >= self.threshold_).sum(axis=1).max()))
-                nearest = np.argpartition(-block, k - 1, axis=1)[:, :k]
-            first_hop = _edge_weights(np.take_along_axis(block, nearest, axis=1), self.kernel_, self.path)
+            if self.graph_ == "knn": k = self.n_neighbors_
+            else: k = max(1, int((block >= self.threshold_).sum(axis=1).max()))
+            nearest = np.argsort(-block, axis=1, kind="stable")[:, :k]
+            strength = np.take_along_axis(block, nearest, axis=1)
+            first_hop = _edge_weights(strength, self.kernel_, self.path)
+            if self.graph_ == "threshold":
+                # only trusted first hops count; a point with none is linked through its strongest covariance,
+                # as disconnected components are in fit
+                untrusted = strength < self.threshold_
+                untrusted[:, 0] = False
+                first_hop[untrusted] = np.inf
             lengths[start:start + 256] = np.min(first_hop[:, :, None] + self._path_lengths[nearest], axis=1)
         return self._lengths_to_distances(lengths)
 

@@ -44,8 +44,9 @@ def trusted_edges(S, # (T, T) covariance or correlation matrix
 def _edge_weights(rho, kernel, path):
     "Edge weights for correlations `rho` in (0, 1]: -ln(rho) for max-product paths, sqrt(f^-1) for distance paths."
     rho = np.clip(rho, np.finfo(float).tiny, 1.0)
-    if path == "product": return -np.log(rho)
-    return np.sqrt(kernel.with_variance(1.0).inverse(rho))
+    weights = -np.log(rho) if path == "product" else np.sqrt(kernel.with_variance(1.0).inverse(rho))
+    # sparse arithmetic drops stored zeros, which would delete the edge between two identical points
+    return np.maximum(weights, 1e-300)
 
 def _strongest_links(rho, labels, n_components):
     "For every pair of components, the entry (i, j) of largest correlation between them."

@@ -1,0 +1,112 @@
+"""The IKD estimator against scikit-learn's conventions, its bad-input errors, determinism and regressions."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_digits
+from sklearn.utils.estimator_checks import check_estimator
+
+from ikd import IKD
+from ikd.datasets import gp_observations, ou_latent
+from ikd.metrics import affine_r2, knn_accuracy
+
+# Each check IKD does not pass, with the reason. check_estimators_dtypes draws integer data in {0, 1, 2} with 5 features,
+# in which some rows are constant; IKD rejects constant rows by design (their correlation is undefined).
+EXPECTED_FAILURES = {"check_estimators_dtypes"}
+
+
+@pytest.mark.parametrize("estimator", [IKD(), IKD(solver="full"), IKD(threshold=0.3), IKD(path="product", reference=0)],
+                         ids=["geodesic-knn", "full", "geodesic-threshold", "geodesic-product"])
+def test_sklearn_check_estimator(estimator):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(estimator, on_fail=None)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed == EXPECTED_FAILURES, {r["check_name"]: str(r["exception"])[:300] for r in results if r["status"] == "failed"}
+    assert sum(r["status"] == "passed" for r in results) > 35
+
+
+@pytest.fixture(scope="module")
+def gp_data():
+    Z = ou_latent(300, 2, random_state=3)
+    return gp_observations(Z, 60, lengthscale=3.0, noise=0.05, random_state=3), Z
+
+
+@pytest.mark.parametrize("bad, error, message", [
+    (lambda X: np.where(np.arange(X.size).reshape(X.shape) == 7, np.nan, X), ValueError, "NaN"),
+    (lambda X: np.where(np.arange(X.size).reshape(X.shape) == 7, np.inf, X), ValueError, "infinity"),
+    (lambda X: X[:3], ValueError, "at least n_components \\+ 2"),
+    (lambda X: X[:, :1], ValueError, "1 feature"),
+    (lambda X: np.vstack([X, np.full(X.shape[1], 2.0)]), ValueError, "constant"),
+    (lambda X: X + 1j, ValueError, "[Cc]omplex"),
+    (lambda X: sp.csr_matrix(X), TypeError, "[Ss]parse"),
+])
+def test_bad_input_is_named(gp_data, bad, error, message):
+    X, _ = gp_data
+    with pytest.raises(error, match=message):
+        IKD().fit(bad(X))
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"n_components": 0}, "n_components"), ({"n_components": 2.5}, "n_components"),
+    ({"solver": "blockwise-ish"}, "solver"), ({"covariance": "spearman"}, "covariance"),
+    ({"kernel": "rational_quadratic", "kernel_params": {"alpha": -1}}, "alpha"),
+    ({"kernel": "gamma_exponential", "kernel_params": {"gamma": 3}}, "gamma"),
+    ({"threshold": 1.5}, "threshold"), ({"n_neighbors": 0}, "n_neighbors"),
+    ({"threshold": 0.3, "n_neighbors": 5}, "not both"), ({"reference": "median"}, "reference"),
+    ({"path": "walk"}, "path"),
+])
+def test_invalid_parameters(gp_data, params, message):
+    with pytest.raises(ValueError, match=message):
+        IKD(**params).fit(gp_data[0])
+
+
+def test_duplicate_rows_share_a_position(gp_data):
+    X, _ = gp_data
+    U = IKD(n_components=2).fit_transform(np.vstack([X, X[:5]]))
+    assert np.all(np.isfinite(U))
+    np.testing.assert_allclose(U[-5:], U[:5], atol=1e-6)
+
+
+@pytest.mark.parametrize("solver", ["full", "geodesic"])
+def test_same_input_same_output(gp_data, solver):
+    X, _ = gp_data
+    first = IKD(n_components=2, solver=solver, random_state=4).fit_transform(X)
+    second = IKD(n_components=2, solver=solver, random_state=4).fit_transform(X.copy())
+    np.testing.assert_array_equal(first, second)
+
+
+def test_transform_of_training_points_is_the_embedding(gp_data):
+    X, _ = gp_data
+    for model in (IKD(solver="full").fit(X), IKD().fit(X), IKD(path="product", reference=5).fit(X)):
+        np.testing.assert_allclose(model.transform(X), model.embedding_, atol=1e-6)
+
+
+def test_precomputed_covariance_matches_data(gp_data):
+    X, _ = gp_data
+    from ikd.decompose import sample_covariance
+    S = sample_covariance(X)
+    np.testing.assert_allclose(IKD(covariance="precomputed").fit_transform(S), IKD().fit_transform(X), atol=1e-8)
+
+
+def test_digits_do_not_depend_on_row_order():
+    X, y = load_digits(return_X_y=True)
+    perm = np.random.default_rng(0).permutation(len(X))
+    U = IKD(n_components=2).fit_transform(X)
+    U_perm = IKD(n_components=2).fit_transform(X[perm])
+    np.testing.assert_allclose(U_perm, U[perm], atol=1e-6)
+
+
+def test_gp_benchmark_regression():
+    """Sec. 3.1 GP benchmark at N = 100 (T = 1000, M = 3): the geodesic default recovers the latent (R^2 0.987 measured)."""
+    Z = ou_latent(1000, 3, random_state=1)
+    X = gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=1)
+    assert affine_r2(IKD(n_components=3).fit_transform(X), Z) > 0.975
+
+
+def test_digits_regression():
+    """5-NN accuracy on digits at M = 5 with the defaults (0.976 measured) and at M = 2 with the paper's graph (0.894)."""
+    X, y = load_digits(return_X_y=True)
+    assert knn_accuracy(IKD(n_components=5).fit_transform(X), y) > 0.96
+    assert knn_accuracy(IKD(n_components=2, n_neighbors=5, path="product").fit_transform(X), y) > 0.88

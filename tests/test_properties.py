@@ -1,0 +1,38 @@
+"""Hypothesis properties of g(D) and of the decomposition, across random latents."""
+import numpy as np
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.numpy import arrays
+
+from ikd.decompose import decompose
+from ikd.gram import gram
+from ikd.kernels import get_kernel
+from ikd.metrics import affine_r2, rigid_align
+
+latents = st.integers(5, 40).flatmap(lambda T: st.integers(1, 3).flatmap(
+    lambda M: arrays(np.float64, (T, M), elements=st.floats(-3, 3, allow_nan=False))))
+
+
+def squared_distances(Z):
+    return ((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(Z=latents, data=st.data())
+def test_gram_is_shifted_inner_products(Z, data):
+    r = data.draw(st.integers(0, len(Z) - 1))
+    G = gram(squared_distances(Z), r)
+    np.testing.assert_allclose(G, (Z - Z[r]) @ (Z - Z[r]).T, atol=1e-10)
+    assert np.all(G[r] == 0) and np.all(G[:, r] == 0)
+    np.testing.assert_allclose(gram(squared_distances(Z), "centroid"), (Z - Z.mean(0)) @ (Z - Z.mean(0)).T, atol=1e-10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), name=st.sampled_from(["squared_exponential", "rational_quadratic", "matern"]),
+       lengthscale=st.floats(1.0, 3.0))
+def test_exact_kernel_matrix_is_recovered_rigidly(seed, name, lengthscale):
+    rng = np.random.default_rng(seed)
+    Z = rng.uniform(-1, 1, size=(30, 2))
+    kernel = get_kernel(name)
+    U = decompose(kernel.covariance(Z, lengthscale=lengthscale), 2, kernel=kernel).embedding
+    assert affine_r2(U, Z) > 1 - 1e-8
+    np.testing.assert_allclose(rigid_align(U * lengthscale, Z), Z, atol=1e-5)
