@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .blockwise import BLOCKWISE_TOLERANCE, blockwise_embedding, multilaterate
 from .decompose import decompose_distances, distances_from_covariance, sample_covariance, _check_covariance
 from .error import choose_threshold
 from .geodesic import geodesic_distances, trusted_edges, _edge_weights
@@ -36,7 +37,7 @@ def triangulate(new_distances, # (n, T) squared distances from new points to the
     return inner @ eigenvectors * scale
 
 # %% ../nbs/estimator.ipynb #c007
-SOLVERS = ("auto", "full", "geodesic")
+SOLVERS = ("auto", "full", "geodesic", "blockwise")
 COVARIANCES = ("correlation", "covariance", "precomputed")
 
 class IKD(TransformerMixin, BaseEstimator):
@@ -45,10 +46,10 @@ class IKD(TransformerMixin, BaseEstimator):
                  n_components:int=2, # latent dimension M
                  kernel="squared_exponential", # kernel name (see `kernels.KERNELS`) or `Kernel` instance
                  kernel_params:dict=None, # kernel parameters, e.g. {"alpha": 1.0} or {"nu": 2.5}
-                 solver:str="auto", # "full" (Alg. 1), "geodesic" (Sec. 2.4) or "auto" (geodesic; see the measurements)
+                 solver:str="auto", # "full" (Alg. 1), "geodesic" or "blockwise" (Sec. 2.4), or "auto" (geodesic; see the measurements)
                  reference="auto", # "min_max", "min_mean", "centroid", an index, or "auto" (min_max for full, centroid for geodesic)
                  covariance:str="correlation", # "correlation", "covariance", or "precomputed" (fit takes a T x T covariance)
-                 threshold=None, # geodesic: trust s_ij >= threshold (a number, or "auto" for error.choose_threshold)
+                 threshold=None, # trust s_ij >= threshold (a number, or "auto" for error.choose_threshold); blockwise default "auto"
                  n_neighbors:int=None, # geodesic: trust each point's k strongest covariances (default 10 when no threshold)
                  path:str="distance", # geodesic path metric: "distance" (sum of edge lengths) or "product" (the paper)
                  random_state=None, # seed of the eigensolver's start vector (seed 0 when None)
@@ -117,7 +118,9 @@ class IKD(TransformerMixin, BaseEstimator):
         self.solver_ = "geodesic" if self.solver == "auto" else self.solver
         reference = self.reference
         if reference == "auto": reference = "centroid" if self.solver_ == "geodesic" else "min_max"
-        if self.solver_ == "full":
+        if self.solver_ == "blockwise":
+            D = self._fit_blockwise(S, T)
+        elif self.solver_ == "full":
             D = distances_from_covariance(S, self.kernel_)
             finite = np.isfinite(D)
             self._max_distance = D[finite].max()
@@ -141,6 +144,19 @@ class IKD(TransformerMixin, BaseEstimator):
                                        out=np.zeros_like(result.embedding), where=result.eigenvalues > 0)
         self._reference_distances = D.mean(axis=0) if self.reference_index_ == "centroid" else D[self.reference_index_]
         return self
+
+    def _fit_blockwise(self, S, T):
+        "Blockwise embedding; its exact squared distances feed the common ending of `fit`."
+        if self.n_neighbors is not None: raise ValueError("solver='blockwise' uses a threshold, not n_neighbors")
+        threshold = "auto" if self.threshold is None else self.threshold
+        if threshold == "auto":
+            if self.covariance == "precomputed":
+                raise ValueError("threshold='auto' needs the number of features; give a number with covariance='precomputed'")
+            threshold = choose_threshold(self.n_features_in_, self.kernel_, tolerance=BLOCKWISE_TOLERANCE)
+        self.graph_, self.threshold_, self.n_neighbors_ = "threshold", float(threshold), None
+        U = blockwise_embedding(S, self.n_components, self.threshold_, kernel=self.kernel_, variance=self.variance_)
+        self._train_covariance_trusted = S >= self.threshold_ * self.variance_
+        return ((U[:, None, :] - U[None, :, :]) ** 2).sum(-1)
 
     def _graph_settings(self, T):
         if self.threshold is None:
@@ -167,7 +183,9 @@ class IKD(TransformerMixin, BaseEstimator):
 
     def _new_distances(self, S_new):
         "(n, T) squared distances from new points, given their (n, T) covariances with the fitted points."
-        if self.solver_ == "full":
+        if self.solver_ == "blockwise":
+            D = self._fit_blockwise(S, T)
+        elif self.solver_ == "full":
             D = self.kernel_.inverse(S_new)
             return np.where(np.isfinite(D), D, self._max_distance)
         rho = S_new / self.variance_
@@ -189,6 +207,15 @@ class IKD(TransformerMixin, BaseEstimator):
             lengths[start:start + 256] = np.min(first_hop[:, :, None] + self._path_lengths[nearest], axis=1)
         return self._lengths_to_distances(lengths)
 
+    def _multilaterate(self, S_new):
+        "Blockwise out-of-sample: place each new point from its trusted fitted neighbours (see the blockwise notebook)."
+        out = np.empty((len(S_new), self.n_components))
+        for i, row in enumerate(S_new):
+            neighbours = np.flatnonzero(row >= self.threshold_ * self.variance_)
+            spot = multilaterate(self.embedding_[neighbours], self.kernel_.inverse(row[neighbours])) if neighbours.size else None
+            out[i] = spot if spot is not None else self.embedding_[np.argmax(row)]
+        return out
+
     def transform(self, X, # (n, N) new points; (n, T) covariances with the fitted points if covariance="precomputed"
                  ): # (n, M) coordinates in the fitted embedding
         "Embed new points without refitting: covariances with the fitted points -> distances -> triangulation."
@@ -200,5 +227,6 @@ class IKD(TransformerMixin, BaseEstimator):
                                  f"got {rows.shape[1]}")
             S_new = rows
         else: S_new = rows @ self._train_rows.T
+        if self.solver_ == "blockwise": return self._multilaterate(S_new)
         return triangulate(self._new_distances(S_new), self._eigenvectors, self.eigenvalues_,
                            self._reference_distances, self.reference_index_)

@@ -23,22 +23,31 @@ def trusted_edges(S, # (T, T) covariance or correlation matrix
     "The entries of `S` that the geodesic solution trusts."
     S = np.asarray(S, dtype=np.float64)
     T = S.shape[0]
-    rho = S / variance
-    off_diagonal = ~np.eye(T, dtype=bool)
     if graph == "threshold":
         if threshold is None: raise ValueError("graph='threshold' needs a threshold")
-        keep = (rho >= threshold) & off_diagonal
-    elif graph == "knn":
-        if n_neighbors is None or not 1 <= n_neighbors < T:
-            raise ValueError(f"n_neighbors must be between 1 and T - 1 = {T - 1}, got {n_neighbors!r}")
-        masked = np.where(off_diagonal, rho, -np.inf)
-        strongest = np.argpartition(-masked, n_neighbors - 1, axis=1)[:, :n_neighbors]
-        keep = np.zeros((T, T), dtype=bool)
-        keep[np.repeat(np.arange(T), n_neighbors), strongest.ravel()] = True
-        keep |= keep.T
-        keep &= rho > 0
-    else: raise ValueError(f"graph must be 'threshold' or 'knn', got {graph!r}")
-    return np.nonzero(keep)
+        keep = S >= threshold * variance
+        np.fill_diagonal(keep, False)
+        return np.nonzero(keep)
+    if graph != "knn": raise ValueError(f"graph must be 'threshold' or 'knn', got {graph!r}")
+    if n_neighbors is None or not 1 <= n_neighbors < T:
+        raise ValueError(f"n_neighbors must be between 1 and T - 1 = {T - 1}, got {n_neighbors!r}")
+    # Neighbours are ranked by correlation: ranking raw covariances would make high-variance points everyone's neighbour.
+    diagonal = np.diag(S)
+    if not np.allclose(diagonal, diagonal[0]): S = S / np.sqrt(np.outer(diagonal, diagonal))
+    # take the k + 1 strongest entries of each row, then drop the point itself (or, if it is not among them, the weakest)
+    candidates = np.argpartition(-S, n_neighbors, axis=1)[:, :n_neighbors + 1]
+    index = np.arange(T)[:, None]
+    order = np.argsort(-S[index, candidates], axis=1, kind="stable")
+    candidates = np.take_along_axis(candidates, order, axis=1)
+    drop = np.where((candidates == index).any(axis=1), np.argmax(candidates == index, axis=1), n_neighbors)
+    keep = np.ones(candidates.shape, dtype=bool)
+    keep[np.arange(T), drop] = False
+    cols = candidates[keep]
+    rows = np.repeat(np.arange(T), n_neighbors)
+    chosen = sparse.coo_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(T, T)).tocsr()
+    chosen = chosen.maximum(chosen.T).tocoo()
+    positive = S[chosen.row, chosen.col] > 0
+    return chosen.row[positive], chosen.col[positive]
 
 # %% ../nbs/geodesic.ipynb #c008
 def _edge_weights(rho, kernel, path):

@@ -12,18 +12,24 @@ from ikd.datasets import gp_observations, ou_latent
 from ikd.metrics import affine_r2, knn_accuracy
 
 # Each check IKD does not pass, with the reason. check_estimators_dtypes draws integer data in {0, 1, 2} with 5 features,
-# in which some rows are constant; IKD rejects constant rows by design (their correlation is undefined).
-EXPECTED_FAILURES = {"check_estimators_dtypes"}
+# in which some rows are constant; IKD rejects constant rows by design (their correlation is undefined). The blockwise
+# solver places new points by multilateration from noisy trusted distances, which does not reproduce the merged training
+# positions to the 0.01 that check_transformer_general and check_transformer_data_not_an_array ask of transform(X_train)
+# versus fit_transform(X_train).
+DTYPES = "check_estimators_dtypes"
 
 
-@pytest.mark.parametrize("estimator", [IKD(), IKD(solver="full"), IKD(threshold=0.3), IKD(path="product", reference=0)],
-                         ids=["geodesic-knn", "full", "geodesic-threshold", "geodesic-product"])
-def test_sklearn_check_estimator(estimator):
+@pytest.mark.parametrize("estimator, expected", [
+    (IKD(), {DTYPES}), (IKD(solver="full"), {DTYPES}), (IKD(threshold=0.3), {DTYPES}),
+    (IKD(path="product", reference=0), {DTYPES}), (IKD(solver="blockwise", threshold=0.3),
+     {DTYPES, "check_transformer_general", "check_transformer_data_not_an_array"}),
+], ids=["geodesic-knn", "full", "geodesic-threshold", "geodesic-product", "blockwise"])
+def test_sklearn_check_estimator(estimator, expected):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         results = check_estimator(estimator, on_fail=None)
     failed = {r["check_name"] for r in results if r["status"] == "failed"}
-    assert failed == EXPECTED_FAILURES, {r["check_name"]: str(r["exception"])[:300] for r in results if r["status"] == "failed"}
+    assert failed == expected, {r["check_name"]: str(r["exception"])[:300] for r in results if r["status"] == "failed"}
     assert sum(r["status"] == "passed" for r in results) > 35
 
 
@@ -50,7 +56,7 @@ def test_bad_input_is_named(gp_data, bad, error, message):
 
 @pytest.mark.parametrize("params, message", [
     ({"n_components": 0}, "n_components"), ({"n_components": 2.5}, "n_components"),
-    ({"solver": "blockwise-ish"}, "solver"), ({"covariance": "spearman"}, "covariance"),
+    ({"solver": "blockwise-ish"}, "solver"), ({"solver": "blockwise", "n_neighbors": 5}, "not n_neighbors"), ({"covariance": "spearman"}, "covariance"),
     ({"kernel": "rational_quadratic", "kernel_params": {"alpha": -1}}, "alpha"),
     ({"kernel": "gamma_exponential", "kernel_params": {"gamma": 3}}, "gamma"),
     ({"threshold": 1.5}, "threshold"), ({"n_neighbors": 0}, "n_neighbors"),
@@ -110,3 +116,24 @@ def test_digits_regression():
     X, y = load_digits(return_X_y=True)
     assert knn_accuracy(IKD(n_components=5).fit_transform(X), y) > 0.96
     assert knn_accuracy(IKD(n_components=2, n_neighbors=5, path="product").fit_transform(X), y) > 0.88
+
+
+def test_blockwise_model_match_beats_full():
+    """Sec. 2.4 / Fig. 6 top: medium latent, SE data, T = 100, N = 1000, noise 0.05, solved with SE."""
+    from ikd.datasets import medium_latent
+    Z = medium_latent(100)
+    X = gp_observations(Z, 1000, lengthscale=1.0, noise=0.05, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        blockwise = affine_r2(IKD(3, solver="blockwise").fit_transform(X), Z)
+        full = affine_r2(IKD(3, solver="full").fit_transform(X), Z)
+    assert blockwise >= 0.99 and blockwise > full
+
+
+def test_blockwise_transform_places_held_out_points():
+    from ikd.datasets import medium_latent
+    Z = medium_latent(100)
+    X = gp_observations(Z, 1000, lengthscale=1.0, noise=0.05, random_state=1)
+    model = IKD(3, solver="blockwise").fit(X[::2])
+    placed = np.r_[model.embedding_, model.transform(X[1::2])]
+    assert affine_r2(placed, np.r_[Z[::2], Z[1::2]]) > 0.97
