@@ -5,23 +5,18 @@ Times scipy.linalg.eigh(subset_by_index=...) against scipy.sparse.linalg.eigsh (
 correlation matrix of random-walk data (a realistic, slowly decaying spectrum), best of three runs each.
 """
 import argparse
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import eigsh
 
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import best_time  # noqa: E402
+
 from ikd.gram import gram
 from ikd.kernels import SquaredExponential
-
-
-def best_time(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main():

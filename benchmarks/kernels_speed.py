@@ -5,24 +5,18 @@ Prints the best of `repeat` wall times per kernel, single-threaded, and the spee
 over a per-entry scipy.optimize.root_scalar loop on a 300 x 300 matrix.
 """
 import argparse
+import sys
+from pathlib import Path
 import os
-import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 from scipy import optimize
 
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import best_time  # noqa: E402
+
 from ikd.kernels import GammaExponential, Matern, RationalQuadratic, SquaredExponential
-
-
-def best_time(fn, repeat):
-    "The smallest wall time of `repeat` calls of `fn`."
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def scalar_loop_inverse(kernel, k):

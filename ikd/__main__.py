@@ -102,7 +102,7 @@ def main(argv=None):
     parser.add_argument("--label-column", help="name or index of the label column of a .csv file")
     parser.add_argument("--n-components", type=int, default=2)
     parser.add_argument("--kernel", default="squared_exponential")
-    parser.add_argument("--solver", default="auto", choices=["auto", "full", "geodesic"])
+    parser.add_argument("--solver", default="auto", choices=["auto", "full", "geodesic", "blockwise"])
     parser.add_argument("--output", default="ikd_embedding.png", help="PNG file for the scatter plot")
     args = parser.parse_args(argv)
     X, y, name = load_table(args.path, args.labels, args.label_column)

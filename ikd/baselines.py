@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 # %% auto #0
-__all__ = ['METHODS', 'embed']
+__all__ = ['METHODS', 'embed', 'timed_embed']
 
 # %% ../nbs/baselines.ipynb #c005
 def _kpca(X, n_components, random_state, labels=None, kernel=None, **options):
@@ -95,3 +95,16 @@ def embed(method:str, # one of `METHODS`
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or not np.all(np.isfinite(X)): raise ValueError("X must be a finite 2-D array (points x features)")
     return np.asarray(METHODS[method](X, n_components, random_state, **options), dtype=np.float64)
+
+# %% ../nbs/baselines.ipynb #c010
+def timed_embed(method:str, # one of `METHODS`
+                X, # (T, N) data
+                n_components:int, # latent dimension M
+                random_state=None, # seed
+                **options, # passed to `embed`
+               ) -> tuple: # (embedding (T, M), wall time in seconds)
+    "`embed` and the wall time it took (`time.perf_counter`)."
+    import time
+    start = time.perf_counter()
+    embedding = embed(method, X, n_components, random_state=random_state, **options)
+    return embedding, time.perf_counter() - start

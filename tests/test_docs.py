@@ -21,7 +21,8 @@ def chromium():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    subprocess.run(["bash", str(ROOT / "scripts" / "build_docs")], cwd=ROOT, check=True, capture_output=True)
+    build = subprocess.run(["bash", str(ROOT / "scripts" / "build_docs")], cwd=ROOT, capture_output=True, text=True)
+    assert build.returncode == 0, f"scripts/build_docs failed:\n{build.stdout[-3000:]}\n{build.stderr[-3000:]}"
     return SITE
 
 

@@ -137,3 +137,17 @@ def test_blockwise_transform_places_held_out_points():
     model = IKD(3, solver="blockwise").fit(X[::2])
     placed = np.r_[model.embedding_, model.transform(X[1::2])]
     assert affine_r2(placed, np.r_[Z[::2], Z[1::2]]) > 0.97
+
+
+def test_out_of_sample_matches_fitting_everything():
+    """GP benchmark with N = 200: fit 80 %, transform 20 %; the R^2 over all points is within 0.02 of fitting them all."""
+    Z = ou_latent(1000, 3, random_state=2)
+    X = gp_observations(Z, 200, lengthscale=3.0, noise=0.05, random_state=2)
+    order = np.random.default_rng(2).permutation(1000)
+    train, held_out = order[:800], order[800:]
+    model = IKD(n_components=3).fit(X[train])
+    transformed = model.transform(X[held_out])
+    r2_split = affine_r2(np.r_[model.embedding_, transformed], np.r_[Z[train], Z[held_out]])
+    r2_all = affine_r2(IKD(n_components=3).fit_transform(X), Z)
+    assert abs(r2_split - r2_all) < 0.02
+    assert affine_r2(transformed, Z[held_out]) > 0.95
