@@ -12,6 +12,7 @@ import numpy as np
 from scipy import sparse
 
 from .decompose import decompose
+from .kernels import get_kernel
 from .metrics import rigid_transform
 
 # %% auto #0
@@ -130,7 +131,6 @@ def blockwise_embedding(S, # (T, T) covariance or correlation
 
 def _place_leftovers(positions, unplaced, S, variance, trusted, kernel):
     "Place the unplaced points in rounds, from their trusted placed neighbours (or their strongest placed point)."
-    from ikd.kernels import get_kernel
     kern = get_kernel(kernel).with_variance(variance)
     remaining = list(unplaced)
     while remaining:

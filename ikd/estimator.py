@@ -14,8 +14,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .blockwise import BLOCKWISE_TOLERANCE, blockwise_embedding, multilaterate
 from .decompose import decompose_distances, distances_from_covariance, sample_covariance, _check_covariance
 from .error import choose_threshold
-from .geodesic import geodesic_distances, trusted_edges, _edge_weights
-from .kernels import Kernel, get_kernel
+from .geodesic import _edge_weights, geodesic_lengths, lengths_to_distances
+from .kernels import get_kernel
 from .reference import REFERENCE_RULES
 
 # %% auto #0
@@ -79,7 +79,6 @@ class IKD(TransformerMixin, BaseEstimator):
             raise ValueError(f"n_neighbors must be a positive integer, got {self.n_neighbors!r}")
         if self.threshold is not None and self.n_neighbors is not None:
             raise ValueError("give either threshold (threshold graph) or n_neighbors (nearest-neighbour graph), not both")
-        if isinstance(self.kernel, Kernel): return get_kernel(self.kernel, **(self.kernel_params or {}))
         return get_kernel(self.kernel, **(self.kernel_params or {}))
 
     def _covariance_of(self, X, reset):
@@ -131,8 +130,8 @@ class IKD(TransformerMixin, BaseEstimator):
                 D[~finite] = self._max_distance
         else:
             self.graph_, self.threshold_, self.n_neighbors_ = self._graph_settings(T)
-            self._path_lengths = self._geodesic_lengths(S)
-            D = self._lengths_to_distances(self._path_lengths)
+            self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path)
+            D = lengths_to_distances(self._path_lengths, self.kernel_, self.path)
             np.fill_diagonal(D, 0.0)
         result = decompose_distances(D, self.n_components, reference=reference, variance=self.variance_,
                                      random_state=self.random_state)
@@ -167,16 +166,6 @@ class IKD(TransformerMixin, BaseEstimator):
             return "threshold", choose_threshold(self.n_features_in_, self.kernel_), None
         return "threshold", float(self.threshold), None
 
-    def _geodesic_lengths(self, S):
-        "All shortest-path lengths of the trusted graph, in the units of the path metric (kept for transform)."
-        D = geodesic_distances(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, path=self.path)
-        if self.path == "distance": return np.sqrt(D)
-        return -np.log(self.kernel_.with_variance(1.0).f(D))
-
-    def _lengths_to_distances(self, lengths):
-        if self.path == "distance": return lengths ** 2
-        return self.kernel_.with_variance(1.0).inverse(np.exp(-lengths))
-
     def fit_transform(self, X, y=None):
         "Fit IKD to `X` and return the (T, M) embedding."
         return self.fit(X, y).embedding_
@@ -205,7 +194,7 @@ class IKD(TransformerMixin, BaseEstimator):
                 untrusted[:, 0] = False
                 first_hop[untrusted] = np.inf
             lengths[start:start + 256] = np.min(first_hop[:, :, None] + self._path_lengths[nearest], axis=1)
-        return self._lengths_to_distances(lengths)
+        return lengths_to_distances(lengths, self.kernel_, self.path)
 
     def _multilaterate(self, S_new):
         "Blockwise out-of-sample: place each new point from its trusted fitted neighbours (see the blockwise notebook)."

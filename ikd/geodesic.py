@@ -11,7 +11,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 # %% auto #0
-__all__ = ['trusted_edges', 'geodesic_distances']
+__all__ = ['trusted_edges', 'geodesic_lengths', 'lengths_to_distances', 'geodesic_distances']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -73,15 +73,14 @@ def _strongest_links(rho, labels, n_components):
         rows.append(members[best_row[first]]); cols.append(first)
     return np.concatenate(rows), np.concatenate(cols)
 
-def geodesic_distances(S, # (T, T) covariance or correlation
-                       kernel, # `Kernel` with the marginal variance set
-                       graph:str="knn", # "knn" or "threshold"
-                       threshold:float=None, # s0 (correlation scale), for graph="threshold"
-                       n_neighbors:int=None, # k, for graph="knn"
-                       path:str="distance", # "distance" (sum of edge lengths) or "product" (max-product covariance, the paper)
-                       keep_trusted:bool=False, # give trusted entries their direct estimate instead of the geodesic one
-                      ): # (T, T) finite scaled squared distances
-    "Geodesic estimate of the squared latent distances through the graph of trusted covariances."
+def geodesic_lengths(S, # (T, T) covariance or correlation
+                     kernel, # `Kernel` with the marginal variance set
+                     graph:str="knn", # "knn" or "threshold"
+                     threshold:float=None, # s0 (correlation scale), for graph="threshold"
+                     n_neighbors:int=None, # k, for graph="knn"
+                     path:str="distance", # "distance" (sum of edge lengths) or "product" (max-product covariance, the paper)
+                    ): # (T, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
+    "All shortest-path lengths through the graph of trusted covariances, joining components if needed."
     if path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {path!r}")
     S = np.asarray(S, dtype=np.float64)
     T = S.shape[0]
@@ -97,12 +96,28 @@ def geodesic_distances(S, # (T, T) covariance or correlation
         weights = _edge_weights(rho[link_rows, link_cols], kernel, path)
         W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
                                   shape=(T, T))
-    lengths = dijkstra(W, directed=False)
-    if path == "product":
-        D = kernel.with_variance(1.0).inverse(np.exp(-lengths))
-        if keep_trusted: D[rows, cols] = kernel.inverse(S[rows, cols])
-    else:
-        D = lengths ** 2
-        if keep_trusted: D[rows, cols] = kernel.inverse(S[rows, cols])
+    return dijkstra(W, directed=False)
+
+def lengths_to_distances(lengths, # path lengths from `geodesic_lengths`
+                         kernel, # the kernel they were measured with
+                         path:str="distance", # the path metric they were measured with
+                        ): # scaled squared distances
+    "Squared distances from path lengths: the squared length, or $f^{-1}$ of the path's covariance product."
+    if path == "distance": return lengths ** 2
+    return kernel.with_variance(1.0).inverse(np.exp(-lengths))
+
+def geodesic_distances(S, # (T, T) covariance or correlation
+                       kernel, # `Kernel` with the marginal variance set
+                       graph:str="knn", # "knn" or "threshold"
+                       threshold:float=None, # s0 (correlation scale), for graph="threshold"
+                       n_neighbors:int=None, # k, for graph="knn"
+                       path:str="distance", # "distance" or "product" (the paper)
+                       keep_trusted:bool=False, # give trusted entries their direct estimate instead of the geodesic one
+                      ): # (T, T) finite scaled squared distances
+    "Geodesic estimate of the squared latent distances through the graph of trusted covariances."
+    D = lengths_to_distances(geodesic_lengths(S, kernel, graph, threshold, n_neighbors, path), kernel, path)
+    if keep_trusted:
+        rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors)
+        D[rows, cols] = kernel.inverse(np.asarray(S, dtype=np.float64)[rows, cols])
     np.fill_diagonal(D, 0.0)
     return D
