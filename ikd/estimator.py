@@ -118,7 +118,7 @@ class IKD(TransformerMixin, BaseEstimator):
         reference = self.reference
         if reference == "auto": reference = "centroid" if self.solver_ == "geodesic" else "min_max"
         if self.solver_ == "blockwise":
-            D = self._fit_blockwise(S, T)
+            D = self._fit_blockwise(S)
         elif self.solver_ == "full":
             D = distances_from_covariance(S, self.kernel_)
             finite = np.isfinite(D)
@@ -144,7 +144,7 @@ class IKD(TransformerMixin, BaseEstimator):
         self._reference_distances = D.mean(axis=0) if self.reference_index_ == "centroid" else D[self.reference_index_]
         return self
 
-    def _fit_blockwise(self, S, T):
+    def _fit_blockwise(self, S):
         "Blockwise embedding; its exact squared distances feed the common ending of `fit`."
         if self.n_neighbors is not None: raise ValueError("solver='blockwise' uses a threshold, not n_neighbors")
         threshold = "auto" if self.threshold is None else self.threshold
@@ -154,7 +154,6 @@ class IKD(TransformerMixin, BaseEstimator):
             threshold = choose_threshold(self.n_features_in_, self.kernel_, tolerance=BLOCKWISE_TOLERANCE)
         self.graph_, self.threshold_, self.n_neighbors_ = "threshold", float(threshold), None
         U = blockwise_embedding(S, self.n_components, self.threshold_, kernel=self.kernel_, variance=self.variance_)
-        self._train_covariance_trusted = S >= self.threshold_ * self.variance_
         return ((U[:, None, :] - U[None, :, :]) ** 2).sum(-1)
 
     def _graph_settings(self, T):
@@ -172,9 +171,7 @@ class IKD(TransformerMixin, BaseEstimator):
 
     def _new_distances(self, S_new):
         "(n, T) squared distances from new points, given their (n, T) covariances with the fitted points."
-        if self.solver_ == "blockwise":
-            D = self._fit_blockwise(S, T)
-        elif self.solver_ == "full":
+        if self.solver_ == "full":
             D = self.kernel_.inverse(S_new)
             return np.where(np.isfinite(D), D, self._max_distance)
         rho = S_new / self.variance_
