@@ -17,14 +17,14 @@ from .kernels import Kernel, get_kernel
 from .reference import choose_reference
 
 # %% auto #0
-__all__ = ['sample_covariance', 'top_eigenpairs', 'Decomposition', 'distances_from_covariance', 'decompose',
-           'decompose_distances']
+__all__ = ['covariance_rows', 'sample_covariance', 'covariance_from_rows', 'top_eigenpairs', 'Decomposition',
+           'distances_from_covariance', 'clip_unusable', 'decompose', 'decompose_distances']
 
 # %% ../nbs/decompose.ipynb #c005
-def sample_covariance(X, # (T, N) data, rows are points
-                      kind:str="correlation", # "correlation" or "covariance"
-                     ): # (T, T) symmetric matrix
-    "The $T \\times T$ sample covariance (Alg. 1 line 2) or correlation between the rows of `X`."
+def covariance_rows(X, # (T, N) data, rows are points
+                    kind:str="correlation", # "correlation" or "covariance"
+                   ): # (T, N) rows R with S = R R^T
+    "Each point centred over its features and scaled so that inner products of rows are sample covariances or correlations."
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2: raise ValueError(f"X must be a 2-D array (points x features), got shape {X.shape}")
     if X.shape[1] < 2: raise ValueError(f"X needs at least 2 features to estimate a covariance, got {X.shape[1]}")
@@ -37,12 +37,21 @@ def sample_covariance(X, # (T, N) data, rows are points
         # A constant point has zero covariance with everything: no distance to anything can be inferred from it.
         raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); their "
                          "covariance with every other point is 0 and their correlation undefined. Remove them first.")
-    if kind == "correlation":
-        centred = centred / norms[:, None]
-        S = centred @ centred.T
-        np.fill_diagonal(S, 1.0)
-    else:
-        S = centred @ centred.T / (X.shape[1] - 1)
+    if kind == "correlation": return centred / norms[:, None]
+    return centred / np.sqrt(X.shape[1] - 1)
+
+def sample_covariance(X, # (T, N) data, rows are points
+                      kind:str="correlation", # "correlation" or "covariance"
+                     ): # (T, T) symmetric matrix
+    "The $T \\times T$ sample covariance (Alg. 1 line 2) or correlation between the rows of `X`."
+    return covariance_from_rows(covariance_rows(X, kind), kind)
+
+def covariance_from_rows(rows, # output of `covariance_rows`
+                         kind:str="correlation", # the kind the rows were made for
+                        ): # (T, T) symmetric matrix R R^T (unit diagonal for correlations)
+    "The covariance or correlation matrix of rows prepared by `covariance_rows`."
+    S = rows @ rows.T
+    if kind == "correlation": np.fill_diagonal(S, 1.0)
     return 0.5 * (S + S.T)
 
 # %% ../nbs/decompose.ipynb #c009
@@ -92,6 +101,18 @@ def distances_from_covariance(S, # (T, T) symmetric covariance
     np.fill_diagonal(D, 0.0)
     return D
 
+def clip_unusable(D, # (T, T) distances from `distances_from_covariance`, +inf where s_ij <= 0
+                 ): # D with +inf replaced by its largest finite value (a warning says how many)
+    "Full IKD cannot express 'unknown': a non-positive covariance is read as the farthest finite distance."
+    unusable = ~np.isfinite(D)
+    if unusable.any():
+        finite_max = D[~unusable].max()
+        warnings.warn(f"{unusable.mean():.1%} of the covariances are <= 0, outside the kernel's range; full IKD sets their "
+                      f"distance to the largest finite one ({finite_max:.3g}). The 'geodesic' or 'blockwise' solver "
+                      "handles weak covariances properly.", RuntimeWarning, stacklevel=3)
+        D[unusable] = finite_max
+    return D
+
 def decompose(S, # (T, T) covariance or correlation matrix between points
               n_components:int, # latent dimension M
               kernel="squared_exponential", # kernel name or `Kernel` instance
@@ -110,14 +131,7 @@ def decompose(S, # (T, T) covariance or correlation matrix between points
     if not variance > 0: raise ValueError(f"the marginal variance must be positive, got {variance}")
     kern = get_kernel(kernel).with_variance(variance)
     D = distances_from_covariance(S, kern)
-    unusable = ~np.isfinite(D)
-    if unusable.any():
-        # Full IKD has no way to express "unknown": a non-positive covariance is read as the farthest finite distance.
-        finite_max = D[~unusable].max()
-        warnings.warn(f"{unusable.mean():.1%} of the covariances are <= 0, outside the kernel's range; full IKD sets their "
-                      f"distance to the largest finite one ({finite_max:.3g}). The 'geodesic' or 'blockwise' solver "
-                      "handles weak covariances properly.", RuntimeWarning, stacklevel=2)
-        D[unusable] = finite_max
+    D = clip_unusable(D)
     return decompose_distances(D, n_components, reference=reference, variance=variance, random_state=random_state)
 
 def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances

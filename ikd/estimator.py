@@ -5,14 +5,13 @@
 # %% ../nbs/estimator.ipynb #c002
 from __future__ import annotations
 import numbers
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .blockwise import BLOCKWISE_TOLERANCE, blockwise_embedding, multilaterate
-from .decompose import decompose_distances, distances_from_covariance, sample_covariance, _check_covariance
+from .decompose import clip_unusable, covariance_from_rows, covariance_rows, decompose_distances, distances_from_covariance, _check_covariance
 from .error import choose_threshold
 from .geodesic import _edge_weights, geodesic_lengths, lengths_to_distances
 from .kernels import get_kernel
@@ -93,16 +92,9 @@ class IKD(TransformerMixin, BaseEstimator):
             if X.shape[1] < 2:
                 raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
         if precomputed: return X, None
-        centred = X - X.mean(axis=1, keepdims=True)
-        if reset:
-            S = sample_covariance(X, self.covariance)
-            rows = centred / np.linalg.norm(centred, axis=1, keepdims=True) if self.covariance == "correlation" \
-                else centred / np.sqrt(X.shape[1] - 1)
-            return S, rows
-        norms = np.linalg.norm(centred, axis=1, keepdims=True)
-        if self.covariance == "covariance": return centred / np.sqrt(X.shape[1] - 1), None
-        if np.any(norms == 0): raise ValueError("a point is constant across features; its correlation is undefined")
-        return centred / norms, None
+        rows = covariance_rows(X, self.covariance)
+        if not reset: return rows, None
+        return covariance_from_rows(rows, self.covariance), rows
 
     def fit(self, X, # (T, N) data, rows are points; (T, T) covariance if covariance="precomputed"
             y=None, # ignored
@@ -120,14 +112,8 @@ class IKD(TransformerMixin, BaseEstimator):
         if self.solver_ == "blockwise":
             D = self._fit_blockwise(S)
         elif self.solver_ == "full":
-            D = distances_from_covariance(S, self.kernel_)
-            finite = np.isfinite(D)
-            self._max_distance = D[finite].max()
-            if not finite.all():
-                warnings.warn(f"{1 - finite.mean():.1%} of the covariances are <= 0, outside the kernel's range; full IKD "
-                              f"sets their distance to the largest finite one ({self._max_distance:.3g}). "
-                              "solver='geodesic' handles weak covariances properly.", RuntimeWarning, stacklevel=2)
-                D[~finite] = self._max_distance
+            D = clip_unusable(distances_from_covariance(S, self.kernel_))
+            self._max_distance = D.max()
         else:
             self.graph_, self.threshold_, self.n_neighbors_ = self._graph_settings(T)
             self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path)
@@ -147,23 +133,21 @@ class IKD(TransformerMixin, BaseEstimator):
     def _fit_blockwise(self, S):
         "Blockwise embedding; its exact squared distances feed the common ending of `fit`."
         if self.n_neighbors is not None: raise ValueError("solver='blockwise' uses a threshold, not n_neighbors")
-        threshold = "auto" if self.threshold is None else self.threshold
-        if threshold == "auto":
-            if self.covariance == "precomputed":
-                raise ValueError("threshold='auto' needs the number of features; give a number with covariance='precomputed'")
-            threshold = choose_threshold(self.n_features_in_, self.kernel_, tolerance=BLOCKWISE_TOLERANCE)
-        self.graph_, self.threshold_, self.n_neighbors_ = "threshold", float(threshold), None
+        threshold = self._threshold_value("auto" if self.threshold is None else self.threshold, BLOCKWISE_TOLERANCE)
+        self.graph_, self.threshold_, self.n_neighbors_ = "threshold", threshold, None
         U = blockwise_embedding(S, self.n_components, self.threshold_, kernel=self.kernel_, variance=self.variance_)
         return ((U[:, None, :] - U[None, :, :]) ** 2).sum(-1)
 
+    def _threshold_value(self, threshold, tolerance):
+        "A given threshold, or for 'auto' the error rule's s0 from the number of features."
+        if threshold != "auto": return float(threshold)
+        if self.covariance == "precomputed":
+            raise ValueError("threshold='auto' needs the number of features; give a number with covariance='precomputed'")
+        return choose_threshold(self.n_features_in_, self.kernel_, tolerance=tolerance)
+
     def _graph_settings(self, T):
-        if self.threshold is None:
-            return "knn", None, min(self.n_neighbors or 10, T - 1)
-        if self.threshold == "auto":
-            if self.covariance == "precomputed":
-                raise ValueError("threshold='auto' needs the number of features; give a number with covariance='precomputed'")
-            return "threshold", choose_threshold(self.n_features_in_, self.kernel_), None
-        return "threshold", float(self.threshold), None
+        if self.threshold is None: return "knn", None, min(self.n_neighbors or 10, T - 1)
+        return "threshold", self._threshold_value(self.threshold, tolerance=1.0), None
 
     def fit_transform(self, X, y=None):
         "Fit IKD to `X` and return the (T, M) embedding."
