@@ -5,12 +5,13 @@
 # %% ../nbs/error.ipynb #c002
 from __future__ import annotations
 import numpy as np
-from scipy import optimize
+from scipy import linalg, optimize
+from scipy.spatial.distance import cdist
 
 from .kernels import get_kernel
 
 # %% auto #0
-__all__ = ['distance_error', 'choose_threshold', 'threshold_covariance']
+__all__ = ['distance_error', 'choose_threshold', 'threshold_covariance', 'stress_weights', 'refine_embedding']
 
 # %% ../nbs/error.ipynb #c005
 def distance_error(s, # correlations in (0, 1]
@@ -44,3 +45,55 @@ def threshold_covariance(S, # (T, T) covariance or correlation matrix
     kept = S > threshold
     np.fill_diagonal(kept, True)
     return np.where(kept, S, 0.0)
+
+# %% ../nbs/error.ipynb #c016
+def stress_weights(S, # (T, T) sample correlations (or covariances, divided by `variance`)
+                   kernel="squared_exponential", # kernel name or instance
+                   variance:float|None=None, # sigma^2 to divide S by; None: the mean of diag(S)
+                  ): # (target distances sqrt(d_ij), weights N / Var sqrt(d_ij)), both (T, T)
+    "Target latent distances $\\hat\\delta_{ij} = \\sqrt{f^{-1}(s_{ij})}$ and their inverse predicted variances, up to the factor $N$."
+    S = np.asarray(S, dtype=np.float64)
+    unit = get_kernel(kernel).with_variance(1.0)
+    s = S / (np.mean(np.diag(S)) if variance is None else variance)
+    usable = s > 0
+    np.fill_diagonal(usable, False)
+    s_usable = np.clip(np.where(usable, s, 0.5), None, 1 - 1e-12)
+    d = np.where(usable, unit.inverse(s_usable), 0.0)
+    weights = np.where(usable, 4 * d / distance_error(s_usable, 1, unit) ** 2, 0.0)
+    positive = weights[weights > 0]
+    if positive.size:  # exact duplicates (s = 1) would get infinite weight; cap far above the typical entry
+        weights = np.minimum(weights, 1e6 * np.median(positive))
+    return np.sqrt(d), weights
+
+def _laplacian(W):
+    L = -W
+    np.fill_diagonal(L, 0.0)
+    np.fill_diagonal(L, -L.sum(axis=1))
+    return L
+
+def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose`
+                     S, # (T, T) sample correlations the embedding was computed from
+                     kernel="squared_exponential", # kernel name or instance
+                     variance:float|None=None, # sigma^2; None: the mean of diag(S)
+                     max_iter:int=300, # most SMACOF steps
+                     tol:float=1e-7, # stop when the relative decrease of the stress is below this
+                    ): # (T, M) refined latent, in the same units as `embedding`
+    "Weighted-stress (SMACOF) refinement of an IKD embedding with weights $1/\\operatorname{Var}\\hat\\delta_{ij}$ from $e_N$."
+    Y = np.array(embedding, dtype=np.float64)
+    targets, weights = stress_weights(S, kernel, variance)
+    if Y.ndim != 2 or Y.shape[0] != targets.shape[0]:
+        raise ValueError(f"embedding must be (T, M) with T = {targets.shape[0]}, got shape {Y.shape}")
+    V_pinv = linalg.pinvh(_laplacian(weights))
+    def current(Y):
+        dist = cdist(Y, Y)
+        return dist, np.sum(weights * (dist - targets) ** 2)
+    dist, stress = current(Y)
+    for _ in range(max_iter):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(dist > 0, weights * targets / dist, 0.0)
+        Y = V_pinv @ (_laplacian(ratio) @ Y)
+        dist, new_stress = current(Y)
+        converged = stress - new_stress <= tol * stress
+        stress = new_stress
+        if converged: break
+    return Y
