@@ -1,8 +1,9 @@
 """The GP benchmark of Sec. 3.1 (dataset 1) for the IKD solvers and sklearn's Isomap, and fit time against T.
 
-Run: python benchmarks/gp_benchmark.py [--seeds 5] [--sizes 10 20 50 100 200 500 1000] [--scaling 1000 2000 4000]
+Run: python benchmarks/gp_benchmark.py [--seeds 5] [--sizes 10 20 50 100 200 500 1000] [--scaling 1000 2000 4000 8000]
 Latent: Eq. 12 with T = 1000, M = 3; data: SE GP with sigma^2 = 1, l = 3, noise sd 0.05. Prints the mean affine R^2
-and the median fit time per method and N, then the geodesic fit time against T at N = 100 with the fitted exponent.
+and the median fit time per method and N (every threshold chosen automatically), then the fit time of the geodesic and
+blockwise solvers against T at N = 100 with the fitted growth exponents.
 """
 import argparse
 import time
@@ -12,14 +13,29 @@ import numpy as np
 from sklearn.manifold import Isomap
 
 from ikd import IKD
+from ikd.blockwise import BLOCKWISE_TOLERANCE, blockwise_embedding
 from ikd.datasets import gp_observations, ou_latent
+from ikd.decompose import sample_covariance
+from ikd.error import choose_threshold
 from ikd.metrics import affine_r2
+
+
+def blockwise_neighbourhoods(X):
+    threshold = choose_threshold(X.shape[1], tolerance=BLOCKWISE_TOLERANCE)
+    return blockwise_embedding(sample_covariance(X), 3, threshold, cover="neighbourhoods")
+
 
 METHODS = {
     "full IKD": lambda X: IKD(3, solver="full").fit_transform(X),
-    "geodesic IKD (auto)": lambda X: IKD(3).fit_transform(X),
-    "geodesic IKD, product paths": lambda X: IKD(3, path="product").fit_transform(X),
+    "blockwise IKD (cliques)": lambda X: IKD(3, solver="blockwise").fit_transform(X),
+    "blockwise (neighbourhoods)": blockwise_neighbourhoods,
+    "IKD (auto = geodesic)": lambda X: IKD(3).fit_transform(X),
     "Isomap (5 neighbours)": lambda X: Isomap(n_neighbors=5, n_components=3).fit_transform(X),
+}
+SCALED = {
+    "geodesic": lambda X: IKD(3, solver="geodesic").fit(X),
+    "blockwise (cliques)": lambda X: IKD(3, solver="blockwise").fit(X),
+    "blockwise (neighbourhoods)": blockwise_neighbourhoods,
 }
 
 
@@ -33,11 +49,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 50, 100, 200, 500, 1000])
-    parser.add_argument("--scaling", type=int, nargs="*", default=[1000, 2000, 4000])
+    parser.add_argument("--scaling", type=int, nargs="*", default=[1000, 2000, 4000, 8000])
+    parser.add_argument("--scaled", nargs="*", default=list(SCALED), choices=list(SCALED),
+                        help="solvers timed against T")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     print(f"GP benchmark, T = 1000, M = 3, {args.seeds} seeds: mean affine R^2 (median seconds per fit)")
-    print(f"{'N':>6s}  " + "  ".join(f"{name:>28s}" for name in METHODS))
+    print(f"{'N':>6s}  " + "  ".join(f"{name:>28s}" for name in METHODS), flush=True)
     for N in args.sizes:
         scores = {name: [] for name in METHODS}
         times = {name: [] for name in METHODS}
@@ -49,16 +67,16 @@ def main():
                 scores[name].append(affine_r2(U, Z)); times[name].append(seconds)
         print(f"{N:6d}  " + "  ".join(f"{np.mean(scores[n]):19.4f} ({np.median(times[n]):5.2f}s)" for n in METHODS), flush=True)
     if args.scaling:
-        print("\ngeodesic IKD fit time against T (N = 100)")
-        sizes, seconds = [], []
+        print("\nfit time against T (N = 100, seed 0), seconds")
+        print(f"{'T':>6s}  " + "  ".join(f"{name:>26s}" for name in args.scaled))
+        seconds = {name: [] for name in args.scaled}
         for T in args.scaling:
             X = gp_observations(ou_latent(T, 3, random_state=0), 100, lengthscale=3.0, noise=0.05, random_state=0)
-            _, s = timed(lambda X: IKD(3).fit(X), X)
-            sizes.append(T); seconds.append(s)
-            print(f"  T = {T:6d}: {s:7.2f} s", flush=True)
-        if len(sizes) > 1:
-            exponent = np.polyfit(np.log(sizes), np.log(seconds), 1)[0]
-            print(f"  fitted growth exponent: time ~ T^{exponent:.2f}")
+            for name in args.scaled: seconds[name].append(timed(SCALED[name], X)[1])
+            print(f"{T:6d}  " + "  ".join(f"{seconds[name][-1]:26.2f}" for name in args.scaled), flush=True)
+        if len(args.scaling) > 1:
+            exponents = {name: np.polyfit(np.log(args.scaling), np.log(values), 1)[0] for name, values in seconds.items()}
+            print("growth exponent  " + "  ".join(f"{name}: T^{value:.2f}" for name, value in exponents.items()))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from .kernels import get_kernel
 from .metrics import rigid_transform
 
 # %% auto #0
-__all__ = ['BLOCKWISE_TOLERANCE', 'clique_cover', 'multilaterate', 'blockwise_embedding']
+__all__ = ['BLOCKWISE_TOLERANCE', 'clique_cover', 'neighbourhood_cover', 'multilaterate', 'blockwise_embedding']
 
 # %% ../nbs/blockwise.ipynb #c005
 def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or dense, symmetric)
@@ -45,6 +45,28 @@ def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or de
     return cliques, covered, capped
 
 # %% ../nbs/blockwise.ipynb #c008
+def neighbourhood_cover(S, # (T, T) covariance or correlation
+                        trusted, # (T, T) boolean matrix of trusted pairs (dense, symmetric)
+                        min_size:int, # smallest block to keep (M + 2)
+                        inner:float=0.25, # fraction of a centre's neighbours (the most correlated) that its block covers
+                       ): # (list of index arrays, boolean mask of covered points)
+    "Blocks made of a centre and its trusted neighbours, chosen greedily until every coverable point is covered."
+    trusted = np.array(trusted, dtype=bool)
+    np.fill_diagonal(trusted, False)
+    T = trusted.shape[0]
+    degree = trusted.sum(axis=1)
+    covered = np.zeros(T, dtype=bool)
+    blocks = []
+    for centre in np.lexsort((np.arange(T), -degree)):  # one O(T) step per block
+        if covered[centre] or degree[centre] + 1 < min_size: continue
+        neighbours = np.flatnonzero(trusted[centre])
+        blocks.append(np.sort(np.r_[centre, neighbours]))
+        strength = S[centre, neighbours]
+        covered[centre] = True
+        covered[neighbours[strength >= np.quantile(strength, 1 - inner)]] = True
+    return blocks, covered
+
+# %% ../nbs/blockwise.ipynb #c011
 def multilaterate(positions, # (k, M) positions of placed neighbours
                   squared_distances, # (k,) estimated squared distances to them
                  ): # (M,) least-squares position, or None when k < M + 1
@@ -57,7 +79,7 @@ def multilaterate(positions, # (k, M) positions of placed neighbours
     solution, *_ = np.linalg.lstsq(A, b, rcond=None)
     return solution
 
-# %% ../nbs/blockwise.ipynb #c011
+# %% ../nbs/blockwise.ipynb #c014
 BLOCKWISE_TOLERANCE = 0.25  # tau for the automatic blockwise threshold; measured above
 
 def _merge(cliques, embeddings, T, n_components):
@@ -103,19 +125,22 @@ def blockwise_embedding(S, # (T, T) covariance or correlation
                         reference="min_max", # reference rule inside each clique
                         max_cliques:int=None, # cap on enumerated cliques
                         max_seconds:float=30.0, # cap on enumeration time
+                        cover:str="cliques", # "cliques" (the paper) or "neighbourhoods" (`neighbourhood_cover`)
                        ): # (T, M) embedding
-    "Blockwise IKD: full IKD on a clique cover of the trusted graph, merged by rigid alignment (Sec. 2.4)."
+    "Blockwise IKD: full IKD on a cover of the trusted graph by cliques or neighbourhoods, merged by rigid alignment (Sec. 2.4)."
     S = np.asarray(S, dtype=np.float64)
     T, M = S.shape[0], n_components
     variance = float(np.mean(np.diag(S))) if variance is None else variance
     trusted = S > threshold * variance
     np.fill_diagonal(trusted, False)
-    cliques, _, capped = clique_cover(trusted, M + 2, max_cliques, max_seconds)
+    if cover not in ("cliques", "neighbourhoods"): raise ValueError(f"cover must be 'cliques' or 'neighbourhoods', got {cover!r}")
+    if cover == "cliques": cliques, _, capped = clique_cover(trusted, M + 2, max_cliques, max_seconds)
+    else: (cliques, _), capped = neighbourhood_cover(S, trusted, M + 2), False
     if capped:
         warnings.warn(f"clique enumeration stopped at its cap after {len(cliques)} kept cliques; uncovered points are placed "
                       "by multilateration (raise max_cliques / max_seconds, or use solver='geodesic')", RuntimeWarning,
                       stacklevel=2)
-    if not cliques: raise ValueError(f"no clique of {M + 2} or more mutually trusted points at threshold {threshold:.3g}; "
+    if not cliques: raise ValueError(f"no block of {M + 2} or more trusted points at threshold {threshold:.3g}; "
                                      "lower the threshold or use solver='geodesic'")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # tiny cliques can have fewer than M positive eigenvalues

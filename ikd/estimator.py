@@ -12,32 +12,37 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .blockwise import BLOCKWISE_TOLERANCE, blockwise_embedding, multilaterate
 from .decompose import clip_unusable, covariance_from_rows, covariance_rows, decompose_distances, distances_from_covariance, _check_covariance
-from .error import choose_threshold
-from .geodesic import _edge_weights, geodesic_lengths, lengths_to_distances
+from .error import choose_threshold, refine_embedding, refine_new_points
+from .geodesic import _edge_weights, geodesic_lengths, intrinsic_dimension, lengths_to_distances, trusted_edges
 from .kernels import get_kernel
 from .reference import REFERENCE_RULES
 
 # %% auto #0
-__all__ = ['SOLVERS', 'COVARIANCES', 'triangulate', 'IKD']
+__all__ = ['SOLVERS', 'COVARIANCES', 'PATHS', 'DEFAULT_NEIGHBORS', 'REFINE_STEPS', 'triangulate', 'IKD']
 
 # %% ../nbs/estimator.ipynb #c005
 def triangulate(new_distances, # (n, T) squared distances from new points to the fitted points
-                eigenvectors, # (T, M) eigenvectors of g(D)
-                eigenvalues, # (M,) eigenvalues, >= 0
+                embedding, # (T, M) fitted embedding
                 reference_distances, # D[r] for an index reference, or the column means of D for "centroid"
                 reference, # the fitted reference: an index or "centroid"
                ): # (n, M) coordinates in the fitted embedding
     "Coordinates of new points from their squared distances to the fitted points (least squares, as in landmark MDS)."
-    if reference == "centroid": inner = -0.5 * (new_distances - reference_distances)
-    else: inner = 0.5 * (new_distances[:, [reference]] + reference_distances - new_distances)
-    scale = np.zeros_like(eigenvalues)
-    positive = eigenvalues > 0
-    scale[positive] = 1 / np.sqrt(eigenvalues[positive])
-    return inner @ eigenvectors * scale
+    embedding = np.asarray(embedding, dtype=np.float64)
+    if reference == "centroid":
+        origin = embedding.mean(axis=0)
+        inner = -0.5 * (new_distances - reference_distances)
+    else:
+        origin = embedding[reference]
+        inner = 0.5 * (new_distances[:, [reference]] + reference_distances - new_distances)
+    about_origin = embedding - origin
+    return origin + inner @ about_origin @ np.linalg.pinv(about_origin.T @ about_origin, hermitian=True)
 
 # %% ../nbs/estimator.ipynb #c007
 SOLVERS = ("auto", "full", "geodesic", "blockwise")
 COVARIANCES = ("correlation", "covariance", "precomputed")
+PATHS = ("auto", "distance", "product")
+DEFAULT_NEIGHBORS = 7
+REFINE_STEPS = 30
 
 class IKD(TransformerMixin, BaseEstimator):
     "Inverse kernel decomposition: a closed-form GPLVM embedding from one partial eigendecomposition."
@@ -49,13 +54,14 @@ class IKD(TransformerMixin, BaseEstimator):
                  reference="auto", # "min_max", "min_mean", "centroid", an index, or "auto" (min_max for full, centroid for geodesic)
                  covariance:str="correlation", # "correlation", "covariance", or "precomputed" (fit takes a T x T covariance)
                  threshold=None, # trust s_ij >= threshold (a number, or "auto" for error.choose_threshold); blockwise default "auto"
-                 n_neighbors:int=None, # geodesic: trust each point's k strongest covariances (default 10 when no threshold)
-                 path:str="distance", # geodesic path metric: "distance" (sum of edge lengths) or "product" (the paper)
+                 n_neighbors:int=None, # geodesic: trust each point's k strongest covariances (default 7 when no threshold)
+                 path:str="auto", # geodesic path metric: "distance", "product" (the paper), or "auto" (by intrinsic dimension)
+                 refine="auto", # error-weighted stress refinement of the trusted distances: True, False, or "auto"
                  random_state=None, # seed of the eigensolver's start vector (seed 0 when None)
                 ):
         self.n_components, self.kernel, self.kernel_params, self.solver = n_components, kernel, kernel_params, solver
         self.reference, self.covariance, self.threshold, self.n_neighbors = reference, covariance, threshold, n_neighbors
-        self.path, self.random_state = path, random_state
+        self.path, self.refine, self.random_state = path, refine, random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -67,7 +73,9 @@ class IKD(TransformerMixin, BaseEstimator):
             raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}")
         if self.solver not in SOLVERS: raise ValueError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
         if self.covariance not in COVARIANCES: raise ValueError(f"covariance must be one of {COVARIANCES}, got {self.covariance!r}")
-        if self.path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {self.path!r}")
+        if self.path not in PATHS: raise ValueError(f"path must be one of {PATHS}, got {self.path!r}")
+        if not (self.refine == "auto" or isinstance(self.refine, (bool, np.bool_))):
+            raise ValueError(f"refine must be True, False or 'auto', got {self.refine!r}")
         if not (self.reference == "auto" or self.reference in REFERENCE_RULES
                 or isinstance(self.reference, numbers.Integral) and not isinstance(self.reference, bool)):
             raise ValueError(f"reference must be 'auto', one of {REFERENCE_RULES} or an integer index, got {self.reference!r}")
@@ -116,8 +124,11 @@ class IKD(TransformerMixin, BaseEstimator):
             self._max_distance = D.max()
         else:
             self.graph_, self.threshold_, self.n_neighbors_ = self._graph_settings(T)
-            self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path)
-            D = lengths_to_distances(self._path_lengths, self.kernel_, self.path)
+            self.intrinsic_dimension_ = intrinsic_dimension(S, self.kernel_, max(2, min(self.n_neighbors_ or DEFAULT_NEIGHBORS, T - 1)))
+            self.path_ = self.path
+            if self.path == "auto": self.path_ = "distance" if self.intrinsic_dimension_ <= self.n_components + 1 else "product"
+            self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path_)
+            D = lengths_to_distances(self._path_lengths, self.kernel_, self.path_)
             np.fill_diagonal(D, 0.0)
         result = decompose_distances(D, self.n_components, reference=reference, variance=self.variance_,
                                      random_state=self.random_state)
@@ -125,8 +136,11 @@ class IKD(TransformerMixin, BaseEstimator):
         self.eigenvalues_ = result.eigenvalues
         self.explained_variance_ratio_ = result.explained_variance_ratio
         self.reference_index_ = result.reference_index
-        self._eigenvectors = np.divide(result.embedding, np.sqrt(result.eigenvalues),
-                                       out=np.zeros_like(result.embedding), where=result.eigenvalues > 0)
+        self.refined_ = bool(self.refine) if self.refine != "auto" else (
+            self.solver_ == "geodesic" and abs(self.intrinsic_dimension_ - self.n_components) <= 1)
+        if self.refined_:
+            edges = None if self.solver_ == "full" else trusted_edges(S, self.variance_, self.graph_, self.threshold_, self.n_neighbors_)
+            self.embedding_ = refine_embedding(self.embedding_, S, self.kernel_, self.variance_, edges=edges, max_iter=REFINE_STEPS)
         self._reference_distances = D.mean(axis=0) if self.reference_index_ == "centroid" else D[self.reference_index_]
         return self
 
@@ -146,12 +160,27 @@ class IKD(TransformerMixin, BaseEstimator):
         return choose_threshold(self.n_features_in_, self.kernel_, tolerance=tolerance)
 
     def _graph_settings(self, T):
-        if self.threshold is None: return "knn", None, min(self.n_neighbors or 10, T - 1)
+        if self.threshold is None: return "knn", None, min(self.n_neighbors or DEFAULT_NEIGHBORS, T - 1)
         return "threshold", self._threshold_value(self.threshold, tolerance=1.0), None
 
     def fit_transform(self, X, y=None):
         "Fit IKD to `X` and return the (T, M) embedding."
         return self.fit(X, y).embedding_
+
+    def _trusted_of_new(self, rho):
+        "For new points' (n, T) correlations: their candidate neighbours (n, k), correlations, and which are trusted."
+        T = rho.shape[1]
+        if self.graph_ == "knn": k = self.n_neighbors_
+        else: k = max(1, int((rho >= self.threshold_).sum(axis=1).max()))
+        nearest = np.argpartition(-rho, k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (len(rho), 1))
+        strength = np.take_along_axis(rho, nearest, axis=1)
+        order = np.argsort(-strength, axis=1, kind="stable")
+        nearest, strength = np.take_along_axis(nearest, order, axis=1), np.take_along_axis(strength, order, axis=1)
+        # a threshold graph trusts only entries above s0; a point with none is linked through its strongest covariance,
+        # as disconnected components are in fit
+        trusted = np.ones_like(strength, dtype=bool) if self.graph_ == "knn" else strength >= self.threshold_
+        trusted[:, 0] = True
+        return nearest, strength, trusted
 
     def _new_distances(self, S_new):
         "(n, T) squared distances from new points, given their (n, T) covariances with the fitted points."
@@ -159,23 +188,22 @@ class IKD(TransformerMixin, BaseEstimator):
             D = self.kernel_.inverse(S_new)
             return np.where(np.isfinite(D), D, self._max_distance)
         rho = S_new / self.variance_
-        T = rho.shape[1]
         lengths = np.empty_like(rho)
         for start in range(0, len(rho), 256):  # chunks bound the (chunk, k, T) work array
-            block = rho[start:start + 256]
-            if self.graph_ == "knn": k = self.n_neighbors_
-            else: k = max(1, int((block >= self.threshold_).sum(axis=1).max()))
-            nearest = np.argsort(-block, axis=1, kind="stable")[:, :k]
-            strength = np.take_along_axis(block, nearest, axis=1)
-            first_hop = _edge_weights(strength, self.kernel_, self.path)
-            if self.graph_ == "threshold":
-                # only trusted first hops count; a point with none is linked through its strongest covariance,
-                # as disconnected components are in fit
-                untrusted = strength < self.threshold_
-                untrusted[:, 0] = False
-                first_hop[untrusted] = np.inf
+            nearest, strength, trusted = self._trusted_of_new(rho[start:start + 256])
+            first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path_), np.inf)
             lengths[start:start + 256] = np.min(first_hop[:, :, None] + self._path_lengths[nearest], axis=1)
-        return lengths_to_distances(lengths, self.kernel_, self.path)
+        return lengths_to_distances(lengths, self.kernel_, self.path_)
+
+    def _refine_new(self, placed, S_new):
+        "Refine triangulated new points against their trusted fitted points, as `fit` refined the fitted ones."
+        rho = S_new / self.variance_
+        if self.solver_ == "full":
+            neighbours, correlations = np.tile(np.arange(rho.shape[1]), (len(rho), 1)), rho
+        else:
+            neighbours, correlations, trusted = self._trusted_of_new(rho)
+            correlations = np.where(trusted, correlations, 0.0)
+        return refine_new_points(placed, self.embedding_, neighbours, correlations, self.kernel_)
 
     def _multilaterate(self, S_new):
         "Blockwise out-of-sample: place each new point from its trusted fitted neighbours (see the blockwise notebook)."
@@ -198,5 +226,5 @@ class IKD(TransformerMixin, BaseEstimator):
             S_new = rows
         else: S_new = rows @ self._train_rows.T
         if self.solver_ == "blockwise": return self._multilaterate(S_new)
-        return triangulate(self._new_distances(S_new), self._eigenvectors, self.eigenvalues_,
-                           self._reference_distances, self.reference_index_)
+        placed = triangulate(self._new_distances(S_new), self.embedding_, self._reference_distances, self.reference_index_)
+        return self._refine_new(placed, S_new) if self.refined_ else placed

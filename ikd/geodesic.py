@@ -11,7 +11,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 # %% auto #0
-__all__ = ['trusted_edges', 'geodesic_lengths', 'lengths_to_distances', 'geodesic_distances']
+__all__ = ['trusted_edges', 'geodesic_lengths', 'lengths_to_distances', 'geodesic_distances', 'intrinsic_dimension']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -96,7 +96,8 @@ def geodesic_lengths(S, # (T, T) covariance or correlation
         weights = _edge_weights(rho[link_rows, link_cols], kernel, path)
         W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
                                   shape=(T, T))
-    return dijkstra(W, directed=False)
+    # W holds every edge in both directions, so the directed search gives the same lengths without symmetrising W again
+    return dijkstra(W, directed=True)
 
 def lengths_to_distances(lengths, # path lengths from `geodesic_lengths`
                          kernel, # the kernel they were measured with
@@ -104,7 +105,10 @@ def lengths_to_distances(lengths, # path lengths from `geodesic_lengths`
                         ): # scaled squared distances
     "Squared distances from path lengths: the squared length, or $f^{-1}$ of the path's covariance product."
     if path == "distance": return lengths ** 2
-    return kernel.with_variance(1.0).inverse(np.exp(-lengths))
+    # the product path's covariance is exp(-length); inverting in the log domain avoids underflow for long paths
+    unit = kernel.with_variance(1.0)
+    positive = lengths > 0
+    return np.where(positive, unit._distance(np.where(positive, lengths, 1.0)), 0.0)
 
 def geodesic_distances(S, # (T, T) covariance or correlation
                        kernel, # `Kernel` with the marginal variance set
@@ -121,3 +125,20 @@ def geodesic_distances(S, # (T, T) covariance or correlation
         D[rows, cols] = kernel.inverse(np.asarray(S, dtype=np.float64)[rows, cols])
     np.fill_diagonal(D, 0.0)
     return D
+
+# %% ../nbs/geodesic.ipynb #c015
+def intrinsic_dimension(S, # (T, T) covariance or correlation
+                        kernel, # `Kernel` with the marginal variance set
+                        n_neighbors:int=7, # k: the distances to each point's k most correlated points are used
+                       ) -> float: # the estimated dimension (inf when every neighbour distance is the same)
+    "Levina–Bickel maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances."
+    S = np.asarray(S, dtype=np.float64)
+    T = S.shape[0]
+    if not 2 <= n_neighbors < T: raise ValueError(f"n_neighbors must be between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
+    rho = S / kernel.variance
+    np.fill_diagonal(rho, -np.inf)
+    strongest = -np.sort(-np.partition(rho, T - n_neighbors, axis=1)[:, T - n_neighbors:], axis=1)
+    radii = np.sqrt(kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0)))
+    radii = np.maximum(radii, np.finfo(float).tiny)  # duplicates sit at distance 0
+    mean_log_ratio = np.mean(np.log(radii[:, -1:] / radii[:, :-1]))
+    return float(1 / mean_log_ratio) if mean_log_ratio > 0 else float("inf")

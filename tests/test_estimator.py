@@ -23,7 +23,8 @@ DTYPES = "check_estimators_dtypes"
     (IKD(), {DTYPES}), (IKD(solver="full"), {DTYPES}), (IKD(threshold=0.3), {DTYPES}),
     (IKD(path="product", reference=0), {DTYPES}), (IKD(solver="blockwise", threshold=0.3),
      {DTYPES, "check_transformer_general", "check_transformer_data_not_an_array"}),
-], ids=["geodesic-knn", "full", "geodesic-threshold", "geodesic-product", "blockwise"])
+    (IKD(refine=True), {DTYPES}), (IKD(solver="full", refine=True), {DTYPES}),
+], ids=["geodesic-knn", "full", "geodesic-threshold", "geodesic-product", "blockwise", "geodesic-refined", "full-refined"])
 def test_sklearn_check_estimator(estimator, expected):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -61,7 +62,7 @@ def test_bad_input_is_named(gp_data, bad, error, message):
     ({"kernel": "gamma_exponential", "kernel_params": {"gamma": 3}}, "gamma"),
     ({"threshold": 1.5}, "threshold"), ({"n_neighbors": 0}, "n_neighbors"),
     ({"threshold": 0.3, "n_neighbors": 5}, "not both"), ({"reference": "median"}, "reference"),
-    ({"path": "walk"}, "path"),
+    ({"path": "walk"}, "path"), ({"refine": "yes"}, "refine"),
 ])
 def test_invalid_parameters(gp_data, params, message):
     with pytest.raises(ValueError, match=message):
@@ -85,8 +86,11 @@ def test_same_input_same_output(gp_data, solver):
 
 def test_transform_of_training_points_is_the_embedding(gp_data):
     X, _ = gp_data
-    for model in (IKD(solver="full").fit(X), IKD().fit(X), IKD(path="product", reference=5).fit(X)):
+    for model in (IKD(solver="full").fit(X), IKD(refine=False).fit(X), IKD(path="product", reference=5, refine=False).fit(X)):
         np.testing.assert_allclose(model.transform(X), model.embedding_, atol=1e-6)
+    # refined: a training point is pulled to itself by its own correlation 1, whose weight is capped, so not to 1e-6
+    refined = IKD(refine=True).fit(X)
+    np.testing.assert_allclose(refined.transform(X), refined.embedding_, atol=1e-4 * np.std(refined.embedding_))
 
 
 def test_precomputed_covariance_matches_data(gp_data):
@@ -105,17 +109,22 @@ def test_digits_do_not_depend_on_row_order():
 
 
 def test_gp_benchmark_regression():
-    """Sec. 3.1 GP benchmark at N = 100 (T = 1000, M = 3): the geodesic default recovers the latent (R^2 0.987 measured)."""
+    """Sec. 3.1 GP benchmark at N = 100 (T = 1000, M = 3): the default (geodesic, distance paths, refined) recovers the
+    latent with R^2 0.994 on this seed; issue 5 asks for 0.975. The result does not depend on the order of the rows."""
     Z = ou_latent(1000, 3, random_state=1)
     X = gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=1)
-    assert affine_r2(IKD(n_components=3).fit_transform(X), Z) > 0.975
+    model = IKD(n_components=3).fit(X)
+    assert model.path_ == "distance" and model.refined_
+    assert affine_r2(model.embedding_, Z) > 0.99
+    perm = np.random.default_rng(0).permutation(len(X))
+    np.testing.assert_allclose(IKD(n_components=3).fit_transform(X[perm]), model.embedding_[perm], atol=1e-6)
 
 
 def test_digits_regression():
-    """5-NN accuracy on digits at M = 5 with the defaults (0.976 measured) and at M = 2 with the paper's graph (0.894)."""
+    """Issue 5's digits targets with the defaults: 5-NN accuracy at M = 2, 3, 5, 10 (measured 0.902, 0.959, 0.979, 0.983)."""
     X, y = load_digits(return_X_y=True)
-    assert knn_accuracy(IKD(n_components=5).fit_transform(X), y) > 0.96
-    assert knn_accuracy(IKD(n_components=2, n_neighbors=5, path="product").fit_transform(X), y) > 0.88
+    for M, target in ((2, 0.88), (3, 0.93), (5, 0.96), (10, 0.965)):
+        assert knn_accuracy(IKD(n_components=M).fit_transform(X), y) >= target, M
 
 
 def test_blockwise_model_match_beats_full():
