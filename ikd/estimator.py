@@ -15,10 +15,11 @@ from .decompose import clip_unusable, covariance_from_rows, covariance_rows, dec
 from .error import choose_threshold, refine_embedding, refine_new_points
 from .geodesic import _edge_weights, geodesic_lengths, intrinsic_dimension, lengths_to_distances, trusted_edges
 from .kernels import get_kernel
+from .landmarks import LANDMARK_RULES, choose_landmarks, random_landmarks
 from .reference import REFERENCE_RULES
 
 # %% auto #0
-__all__ = ['SOLVERS', 'COVARIANCES', 'PATHS', 'DEFAULT_NEIGHBORS', 'REFINE_STEPS', 'triangulate', 'IKD']
+__all__ = ['SOLVERS', 'COVARIANCES', 'PATHS', 'DEFAULT_NEIGHBORS', 'REFINE_STEPS', 'TRANSFORM_CHUNK', 'triangulate', 'IKD']
 
 # %% ../nbs/estimator.ipynb #c005
 def triangulate(new_distances, # (n, T) squared distances from new points to the fitted points
@@ -43,6 +44,7 @@ COVARIANCES = ("correlation", "covariance", "precomputed")
 PATHS = ("auto", "distance", "product")
 DEFAULT_NEIGHBORS = 7
 REFINE_STEPS = 30
+TRANSFORM_CHUNK = 4096
 
 class IKD(TransformerMixin, BaseEstimator):
     "Inverse kernel decomposition: a closed-form GPLVM embedding from one partial eigendecomposition."
@@ -57,11 +59,14 @@ class IKD(TransformerMixin, BaseEstimator):
                  n_neighbors:int=None, # geodesic: trust each point's k strongest covariances (default 7 when no threshold)
                  path:str="auto", # geodesic path metric: "distance", "product" (the paper), or "auto" (by intrinsic dimension)
                  refine="auto", # error-weighted stress refinement of the trusted distances: True, False, or "auto"
-                 random_state=None, # seed of the eigensolver's start vector (seed 0 when None)
+                 n_landmarks:int=None, # fit on this many landmarks and place the other points by `transform` (None: all)
+                 landmarks:str="farthest", # landmark rule: "farthest" (farthest-point sampling) or "random"
+                 random_state=None, # seed of the eigensolver's start vector and of the landmarks (seed 0 when None)
                 ):
         self.n_components, self.kernel, self.kernel_params, self.solver = n_components, kernel, kernel_params, solver
         self.reference, self.covariance, self.threshold, self.n_neighbors = reference, covariance, threshold, n_neighbors
         self.path, self.refine, self.random_state = path, refine, random_state
+        self.n_landmarks, self.landmarks = n_landmarks, landmarks
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -82,34 +87,68 @@ class IKD(TransformerMixin, BaseEstimator):
         if self.threshold is not None and self.threshold != "auto":
             if not (isinstance(self.threshold, numbers.Real) and 0 < self.threshold < 1):
                 raise ValueError(f"threshold must be a correlation in (0, 1) or 'auto', got {self.threshold!r}")
+        if self.landmarks not in LANDMARK_RULES: raise ValueError(f"landmarks must be one of {LANDMARK_RULES}, got {self.landmarks!r}")
+        if self.n_landmarks is not None:
+            if not isinstance(self.n_landmarks, numbers.Integral) or isinstance(self.n_landmarks, bool) or self.n_landmarks < self.n_components + 2:
+                raise ValueError(f"n_landmarks must be an integer of at least n_components + 2 = {self.n_components + 2}, "
+                                 f"got {self.n_landmarks!r}")
+            if self.covariance == "precomputed":
+                raise ValueError("n_landmarks needs the data to compute covariances in chunks; it cannot be used with "
+                                 "covariance='precomputed'")
         if self.n_neighbors is not None and (not isinstance(self.n_neighbors, numbers.Integral) or self.n_neighbors < 1):
             raise ValueError(f"n_neighbors must be a positive integer, got {self.n_neighbors!r}")
         if self.threshold is not None and self.n_neighbors is not None:
             raise ValueError("give either threshold (threshold graph) or n_neighbors (nearest-neighbour graph), not both")
         return get_kernel(self.kernel, **(self.kernel_params or {}))
 
-    def _covariance_of(self, X, reset):
-        "Validated input -> (T, T) covariance S (fit) and the data kept for transform."
-        precomputed = self.covariance == "precomputed"
+    def _validated_rows(self, X, reset):
+        "Validated input -> its standardised rows (`decompose.covariance_rows`), or the covariance itself if precomputed."
         X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1)
         if reset:
             if X.shape[0] < self.n_components + 2:
                 raise ValueError(f"IKD needs at least n_components + 2 = {self.n_components + 2} samples, "
                                  f"got {X.shape[0]} sample(s)")
-            if precomputed: return _check_covariance(X), None
+            if self.covariance == "precomputed": return _check_covariance(X)
             if X.shape[1] < 2:
                 raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
-        if precomputed: return X, None
-        rows = covariance_rows(X, self.covariance)
-        if not reset: return rows, None
-        return covariance_from_rows(rows, self.covariance), rows
+        if self.covariance == "precomputed": return X
+        return covariance_rows(X, self.covariance)
 
     def fit(self, X, # (T, N) data, rows are points; (T, T) covariance if covariance="precomputed"
             y=None, # ignored
            ):
         "Fit IKD to `X`; the embedding is in `embedding_`."
         kernel = self._validate_params()
-        S, self._train_rows = self._covariance_of(X, reset=True)
+        rows = self._validated_rows(X, reset=True)
+        T = rows.shape[0]
+        landmarks = self.n_landmarks is not None and self.n_landmarks < T
+        if self.covariance == "precomputed":
+            S, self._train_rows = rows, None
+        else:
+            if landmarks:
+                unit = rows if self.covariance == "correlation" else rows / np.linalg.norm(rows, axis=1, keepdims=True)
+                self.landmark_indices_ = choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)
+            self._train_rows = rows[self.landmark_indices_] if landmarks else rows
+            S = covariance_from_rows(self._train_rows, self.covariance)
+        # farthest-point landmarks are evenly spread by construction, which makes every neighbourhood look alike and
+        # inflates the intrinsic-dimension estimate; it is taken from a random sample of the same size instead
+        dimension_sample = None
+        if landmarks and self.landmarks == "farthest" and self.solver != "full":
+            sample = random_landmarks(T, self.n_landmarks, self.random_state)
+            dimension_sample = covariance_from_rows(rows[sample], self.covariance)
+        self._fit_covariance(S, kernel, dimension_sample)
+        self.embedding_ = self._fitted_embedding
+        if landmarks:
+            self.embedding_ = np.empty((T, self.n_components))
+            self.embedding_[self.landmark_indices_] = self._fitted_embedding
+            others = np.setdiff1d(np.arange(T), self.landmark_indices_)
+            self.embedding_[others] = self._place_rows(rows[others])
+        elif self.n_landmarks is not None:
+            self.landmark_indices_ = np.arange(T)
+        return self
+
+    def _fit_covariance(self, S, kernel, dimension_sample=None):
+        "Everything after the covariance: solver, decomposition, refinement; sets the fitted state `transform` uses."
         T = S.shape[0]
         self.variance_ = float(np.mean(np.diag(S)))
         if not self.variance_ > 0: raise ValueError("the mean variance of the points is 0; the data carry no covariance")
@@ -124,7 +163,8 @@ class IKD(TransformerMixin, BaseEstimator):
             self._max_distance = D.max()
         else:
             self.graph_, self.threshold_, self.n_neighbors_ = self._graph_settings(T)
-            self.intrinsic_dimension_ = intrinsic_dimension(S, self.kernel_, max(2, min(self.n_neighbors_ or DEFAULT_NEIGHBORS, T - 1)))
+            self.intrinsic_dimension_ = intrinsic_dimension(S if dimension_sample is None else dimension_sample, self.kernel_,
+                                                            max(2, min(self.n_neighbors_ or DEFAULT_NEIGHBORS, T - 1)))
             self.path_ = self.path
             if self.path == "auto": self.path_ = "distance" if self.intrinsic_dimension_ <= self.n_components + 1 else "product"
             self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path_)
@@ -132,7 +172,7 @@ class IKD(TransformerMixin, BaseEstimator):
             np.fill_diagonal(D, 0.0)
         result = decompose_distances(D, self.n_components, reference=reference, variance=self.variance_,
                                      random_state=self.random_state)
-        self.embedding_ = result.embedding
+        self._fitted_embedding = result.embedding
         self.eigenvalues_ = result.eigenvalues
         self.explained_variance_ratio_ = result.explained_variance_ratio
         self.reference_index_ = result.reference_index
@@ -140,9 +180,9 @@ class IKD(TransformerMixin, BaseEstimator):
             self.solver_ == "geodesic" and abs(self.intrinsic_dimension_ - self.n_components) <= 1)
         if self.refined_:
             edges = None if self.solver_ == "full" else trusted_edges(S, self.variance_, self.graph_, self.threshold_, self.n_neighbors_)
-            self.embedding_ = refine_embedding(self.embedding_, S, self.kernel_, self.variance_, edges=edges, max_iter=REFINE_STEPS)
+            self._fitted_embedding = refine_embedding(self._fitted_embedding, S, self.kernel_, self.variance_, edges=edges,
+                                                      max_iter=REFINE_STEPS)
         self._reference_distances = D.mean(axis=0) if self.reference_index_ == "centroid" else D[self.reference_index_]
-        return self
 
     def _fit_blockwise(self, S):
         "Blockwise embedding; its exact squared distances feed the common ending of `fit`."
@@ -203,28 +243,40 @@ class IKD(TransformerMixin, BaseEstimator):
         else:
             neighbours, correlations, trusted = self._trusted_of_new(rho)
             correlations = np.where(trusted, correlations, 0.0)
-        return refine_new_points(placed, self.embedding_, neighbours, correlations, self.kernel_)
+        return refine_new_points(placed, self._fitted_embedding, neighbours, correlations, self.kernel_)
 
     def _multilaterate(self, S_new):
         "Blockwise out-of-sample: place each new point from its trusted fitted neighbours (see the blockwise notebook)."
         out = np.empty((len(S_new), self.n_components))
         for i, row in enumerate(S_new):
+            if row.max() >= self.variance_ * (1 - 1e-9):  # a copy of a fitted point sits at distance 0 from it
+                out[i] = self._fitted_embedding[np.argmax(row)]
+                continue
             neighbours = np.flatnonzero(row >= self.threshold_ * self.variance_)
-            spot = multilaterate(self.embedding_[neighbours], self.kernel_.inverse(row[neighbours])) if neighbours.size else None
-            out[i] = spot if spot is not None else self.embedding_[np.argmax(row)]
+            spot = multilaterate(self._fitted_embedding[neighbours], self.kernel_.inverse(row[neighbours])) if neighbours.size else None
+            out[i] = spot if spot is not None else self._fitted_embedding[np.argmax(row)]
+        return out
+
+    def _place(self, S_new):
+        "(n, M) positions of new points from their (n, L) covariances with the fitted points."
+        if self.solver_ == "blockwise": return self._multilaterate(S_new)
+        placed = triangulate(self._new_distances(S_new), self._fitted_embedding, self._reference_distances, self.reference_index_)
+        return self._refine_new(placed, S_new) if self.refined_ else placed
+
+    def _place_rows(self, rows):
+        "Place new points given as standardised rows (or precomputed covariances), in chunks that bound memory."
+        out = np.empty((len(rows), self.n_components))
+        for start in range(0, len(rows), TRANSFORM_CHUNK):
+            chunk = rows[start:start + TRANSFORM_CHUNK]
+            out[start:start + TRANSFORM_CHUNK] = self._place(chunk if self._train_rows is None else chunk @ self._train_rows.T)
         return out
 
     def transform(self, X, # (n, N) new points; (n, T) covariances with the fitted points if covariance="precomputed"
                  ): # (n, M) coordinates in the fitted embedding
         "Embed new points without refitting: covariances with the fitted points -> distances -> triangulation."
         check_is_fitted(self)
-        rows, _ = self._covariance_of(X, reset=False)
-        if self.covariance == "precomputed":
-            if rows.shape[1] != len(self.embedding_):
-                raise ValueError(f"precomputed covariances must have one column per fitted point ({len(self.embedding_)}), "
-                                 f"got {rows.shape[1]}")
-            S_new = rows
-        else: S_new = rows @ self._train_rows.T
-        if self.solver_ == "blockwise": return self._multilaterate(S_new)
-        placed = triangulate(self._new_distances(S_new), self.embedding_, self._reference_distances, self.reference_index_)
-        return self._refine_new(placed, S_new) if self.refined_ else placed
+        rows = self._validated_rows(X, reset=False)
+        fitted = len(self._fitted_embedding)
+        if self.covariance == "precomputed" and rows.shape[1] != fitted:
+            raise ValueError(f"precomputed covariances must have one column per fitted point ({fitted}), got {rows.shape[1]}")
+        return self._place_rows(rows)

@@ -1,0 +1,83 @@
+"""Fit time and peak memory against T for full, geodesic and landmark IKD, on Fashion-MNIST subsets.
+
+Run: python benchmarks/scale.py [--data-dir DIR] [--sizes 1000 2000 4000 8000 16000 32000 70000] [--n-landmarks 2000]
+        [--memory-gb 16] [--timeout 600]
+Each fit runs in a fresh subprocess so that its peak resident memory (ru_maxrss, data loading included) is its own.
+Full and geodesic IKD hold several T x T float64 matrices; a size whose predicted need (6 such matrices) exceeds
+--memory-gb is skipped, as is any larger size after a run that timed out. Prints a table and the fitted growth
+exponents, and writes benchmarks/results/scale.csv (method, T, seconds, peak_gb).
+"""
+import argparse
+import csv
+import json
+import resource
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+RESULTS = Path(__file__).parent / "results" / "scale.csv"
+METHODS = ("full", "geodesic", "landmark")
+DENSE_COPIES = 6
+
+
+def run_single(method, T, n_landmarks, data_dir):
+    from ikd import IKD
+    from ikd.datasets import load_fashion_mnist
+    warnings.simplefilter("ignore")
+    X, _ = load_fashion_mnist(n_samples=None if T >= 70000 else T, data_dir=data_dir)
+    model = {"full": IKD(2, solver="full"), "geodesic": IKD(2, solver="geodesic"),
+             "landmark": IKD(2, n_landmarks=n_landmarks)}[method]
+    start = time.perf_counter()
+    model.fit(X)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "peak_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000, 8000, 16000, 32000, 70000])
+    parser.add_argument("--n-landmarks", type=int, default=2000)
+    parser.add_argument("--memory-gb", type=float, default=16.0)
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    parser.add_argument("--single", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.single: return run_single(args.single[0], int(args.single[1]), args.n_landmarks, args.data_dir)
+
+    rows = []
+    print(f"Fashion-MNIST subsets, M = 2; landmark IKD with {args.n_landmarks} farthest-point landmarks")
+    print(f"{'method':>9s} {'T':>6s} {'seconds':>9s} {'peak GB':>8s}")
+    for method in args.methods:
+        for T in args.sizes:
+            if method != "landmark" and DENSE_COPIES * 8 * T ** 2 / 2 ** 30 > args.memory_gb:
+                print(f"{method:>9s} {T:6d}   skipped: about {DENSE_COPIES * 8 * T ** 2 / 2 ** 30:.0f} GB of T x T matrices")
+                continue
+            command = [sys.executable, __file__, "--single", method, str(T), "--n-landmarks", str(args.n_landmarks)]
+            if args.data_dir: command += ["--data-dir", args.data_dir]
+            try:
+                done = subprocess.run(command, check=True, capture_output=True, text=True, timeout=args.timeout)
+            except subprocess.TimeoutExpired:
+                print(f"{method:>9s} {T:6d}   stopped after {args.timeout:.0f} s; larger sizes skipped")
+                break
+            report = json.loads(done.stdout.splitlines()[-1])
+            rows.append({"method": method, "T": T, "seconds": round(report["seconds"], 3), "peak_gb": round(report["peak_gb"], 3)})
+            print(f"{method:>9s} {T:6d} {report['seconds']:9.2f} {report['peak_gb']:8.2f}", flush=True)
+    for method in args.methods:
+        sizes = [r["T"] for r in rows if r["method"] == method and r["T"] >= 2000]
+        seconds = [r["seconds"] for r in rows if r["method"] == method and r["T"] >= 2000]
+        if len(sizes) > 1:
+            print(f"{method}: time ~ T^{np.polyfit(np.log(sizes), np.log(seconds), 1)[0]:.2f} (T >= 2000)")
+    RESULTS.parent.mkdir(exist_ok=True)
+    with open(RESULTS, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["method", "T", "seconds", "peak_gb"])
+        writer.writeheader(); writer.writerows(rows)
+    print(f"written {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Landmark IKD: farthest-point sampling against the plain algorithm, landmark fits against transform, bad parameters."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from sklearn.datasets import load_digits
+from sklearn.utils.estimator_checks import check_estimator
+
+from ikd import IKD
+from ikd.datasets import gp_observations, ou_latent
+from ikd.decompose import covariance_rows
+from ikd.landmarks import farthest_point_landmarks, random_landmarks
+from ikd.metrics import affine_r2
+
+
+def plain_gonzalez(points, n_landmarks, first):
+    sq = np.einsum("ij,ij->i", points, points)
+    distance_to = lambda p: np.sqrt(np.maximum(sq + sq[p] - 2 * points @ points[p], 0))
+    chosen, distance = [first], distance_to(first)
+    for _ in range(n_landmarks - 1):
+        chosen.append(int(np.argmax(distance)))
+        distance = np.minimum(distance, distance_to(chosen[-1]))
+    return np.array(chosen)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), T=st.integers(20, 300), N=st.integers(3, 12), fraction=st.floats(0.05, 1.0),
+       spread=st.sampled_from([0.05, 1.0, 20.0]))
+def test_pruned_farthest_point_equals_plain_gonzalez(seed, T, N, fraction, spread):
+    rng = np.random.default_rng(seed)
+    # clustered points, where the pruning skips most updates, and diffuse ones, where it skips few
+    centres = rng.normal(size=(5, N)) * spread
+    rows = covariance_rows(centres[rng.integers(5, size=T)] + rng.normal(size=(T, N)))
+    L = max(1, int(fraction * T))
+    fast = farthest_point_landmarks(rows, L, random_state=seed, n_directions=None)
+    np.testing.assert_array_equal(fast, plain_gonzalez(rows, L, fast[0]))
+    assert len(np.unique(fast)) == L or L > len(np.unique(rows, axis=0))
+
+
+def test_landmark_fit_places_the_others_by_transform():
+    X, _ = load_digits(return_X_y=True)
+    model = IKD(2, n_landmarks=150, random_state=3).fit(X)
+    others = np.setdiff1d(np.arange(len(X)), model.landmark_indices_)
+    np.testing.assert_allclose(model.transform(X[others]), model.embedding_[others], atol=1e-10)
+    assert model.embedding_.shape == (len(X), 2) and len(np.unique(model.landmark_indices_)) == 150
+    np.testing.assert_array_equal(IKD(2, n_landmarks=150, random_state=3).fit_transform(X), model.embedding_)
+
+
+def test_landmarks_recover_the_gp_benchmark_latent():
+    """GP benchmark, T = 1000, N = 100: with 300 landmarks, farthest-point sampling matches fitting all points (0.994
+    measured for both); random landmarks lose a little (0.988)."""
+    Z = ou_latent(1000, 3, random_state=0)
+    X = gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for rule, target in (("farthest", 0.99), ("random", 0.97)):
+            assert affine_r2(IKD(3, n_landmarks=300, landmarks=rule).fit_transform(X), Z) > target
+
+
+def test_landmarks_at_least_t_fit_everything():
+    X, _ = load_digits(return_X_y=True)
+    X = X[:200]
+    np.testing.assert_array_equal(IKD(2, n_landmarks=500).fit_transform(X), IKD(2).fit_transform(X))
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"n_landmarks": 3}, "n_landmarks must be"), ({"n_landmarks": 2.5}, "n_landmarks must be"),
+    ({"landmarks": "kmeans"}, "landmarks must be"),
+    ({"n_landmarks": 50, "covariance": "precomputed"}, "precomputed"),
+])
+def test_bad_landmark_parameters(params, message):
+    X, _ = load_digits(return_X_y=True)
+    with pytest.raises(ValueError, match=message):
+        IKD(**params).fit(X[:100])
+
+
+def test_random_landmarks_are_distinct_and_seeded():
+    np.testing.assert_array_equal(random_landmarks(1000, 50, 7), random_landmarks(1000, 50, 7))
+    assert len(np.unique(random_landmarks(1000, 50, 7))) == 50
+    with pytest.raises(ValueError, match="n_landmarks"):
+        random_landmarks(10, 11)
+
+
+def test_landmark_estimator_passes_sklearn_checks():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(IKD(n_landmarks=12), on_fail=None)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed == {"check_estimators_dtypes"}, failed
