@@ -42,24 +42,28 @@ def progress(items, label:str="", verbose:bool=True):
             sys.stderr.flush()
 
 # %% ../nbs/experiments.ipynb #c007
-def run_trials(experiment:str, # name of the experiment: the cache folder
+def run_trials(experiment:str, # name of the experiment: names its cache file
                trials:list, # one dict of settings per trial, passed to `compute` as keywords
                compute, # function(**settings) -> list of result rows (dicts)
-               results_dir="results", # folder holding cache/<experiment>/
+               results_dir="results", # folder holding cache/<experiment>.jsonl
                verbose:bool=True, # draw a progress bar
               ) -> list: # all rows, each with its trial's settings
     "Run every trial not yet in the cache, cache it, and return the rows of all trials."
-    folder = Path(results_dir) / "cache" / experiment
-    folder.mkdir(parents=True, exist_ok=True)
+    path = Path(results_dir) / "cache" / f"{experiment}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try: record = json.loads(line)
+            except json.JSONDecodeError: continue  # a line cut off by an interrupted run
+            done[record["key"]] = record["rows"]
     rows = []
     for settings in progress(trials, experiment, verbose):
         key = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:20]
-        path = folder / f"{key}.json"
-        if path.exists(): result = json.loads(path.read_text())
-        else:
-            result = compute(**settings)
-            path.write_text(json.dumps(result))
-        rows.extend({**settings, **row} for row in result)
+        if key not in done:
+            done[key] = compute(**settings)
+            with open(path, "a") as handle: handle.write(json.dumps({"key": key, "rows": done[key]}) + "\n")
+        rows.extend({**settings, **row} for row in done[key])
     return rows
 
 def summarize(rows, # result rows
