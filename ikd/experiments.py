@@ -20,13 +20,17 @@ from .datasets import (bump_observations, easy_latent, gp_observations, hard_lat
 from .metrics import affine_r2, knn_accuracy, silhouette
 
 # %% auto #0
-__all__ = ['MAPPINGS', 'LATENTS', 'GENERATING_KERNELS', 'full_mode', 'progress', 'run_trials', 'summarize', 'write_csv',
-           'read_csv', 'synthetic_trial', 'latent_trial', 'load_real', 'real_trial']
+__all__ = ['MAPPINGS', 'LATENTS', 'GENERATING_KERNELS', 'full_mode', 'skipped_methods', 'progress', 'run_trials', 'summarize',
+           'write_csv', 'read_csv', 'synthetic_trial', 'latent_trial', 'load_real', 'real_trial']
 
 # %% ../nbs/experiments.ipynb #c005
 def full_mode() -> bool:
     "True when the environment variable `IKD_FULL` is `1`: run the experiments with the paper's settings."
     return os.environ.get("IKD_FULL", "") == "1"
+
+def skipped_methods() -> set:
+    "Methods named in the environment variable `IKD_SKIP` (comma-separated), left out of a full run, e.g. `gplvm`."
+    return {name.strip() for name in os.environ.get("IKD_SKIP", "").split(",") if name.strip()}
 
 def progress(items, label:str="", verbose:bool=True):
     "Iterate over `items`, drawing a one-line progress bar with the elapsed time on stderr."
@@ -53,10 +57,13 @@ def run_trials(experiment:str, # name of the experiment: names its cache file
     path.parent.mkdir(parents=True, exist_ok=True)
     done = {}
     if path.exists():
-        for line in path.read_text().splitlines():
+        text = path.read_text()
+        for line in text.splitlines():
             try: record = json.loads(line)
             except json.JSONDecodeError: continue  # a line cut off by an interrupted run
             done[record["key"]] = record["rows"]
+        if text and not text.endswith("\n"):
+            with open(path, "a") as handle: handle.write("\n")  # so the next record starts on a line of its own
     rows = []
     for settings in progress(trials, experiment, verbose):
         key = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:20]
@@ -95,7 +102,7 @@ def read_csv(path) -> list:
         except ValueError: return text
     with open(path) as handle: return [{k: number(v) for k, v in row.items()} for row in csv.DictReader(handle)]
 
-# %% ../nbs/experiments.ipynb #c010
+# %% ../nbs/experiments.ipynb #c011
 def _embed_and_time(method, X, n_components, seed, options):
     try:
         U, seconds = timed_embed(method, X, n_components, random_state=seed, **options)
