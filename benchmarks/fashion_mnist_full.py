@@ -8,9 +8,6 @@ points against full IKD fitted on those 3000 points alone.
 """
 import argparse
 import csv
-import json
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -18,6 +15,8 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+
+from timing import report_from_child, run_in_child
 
 RESULTS = Path(__file__).parent / "results" / "fashion_mnist_full.csv"
 
@@ -43,8 +42,7 @@ def run_single(args):
     warnings.simplefilter("ignore")
     U, seconds = embed(args.single, args.components[0], args.n_landmarks, args.data_dir)
     np.save(args.output, U)
-    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # ru_maxrss is in KiB on Linux
-    print(json.dumps({"seconds": seconds, "peak_gb": peak_gb}))
+    report_from_child(seconds)
 
 
 def main():
@@ -73,7 +71,7 @@ def main():
                 out = Path(tmp) / "embedding.npy"
                 command = [sys.executable, __file__, "--single", method, "--components", str(M), "--output", str(out),
                            "--n-landmarks", str(args.n_landmarks)] + (["--data-dir", args.data_dir] if args.data_dir else [])
-                report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
+                report = run_in_child(command)
                 embeddings[method, M] = np.load(out)
             accuracy = knn_accuracy(embeddings[method, M], y, n_neighbors=5)
             rows.append({"method": method, "M": M, "seconds": round(report["seconds"], 2),

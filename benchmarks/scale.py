@@ -9,8 +9,6 @@ exponents, and writes benchmarks/results/scale.csv (method, T, seconds, peak_gb)
 """
 import argparse
 import csv
-import json
-import resource
 import subprocess
 import sys
 import time
@@ -18,6 +16,8 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+
+from timing import report_from_child, run_in_child
 
 RESULTS = Path(__file__).parent / "results" / "scale.csv"
 METHODS = ("full", "geodesic", "landmark")
@@ -34,7 +34,7 @@ def run_single(method, T, n_landmarks, data_dir):
     start = time.perf_counter()
     model.fit(X)
     seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "peak_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20}))
+    report_from_child(seconds)
 
 
 def main():
@@ -60,11 +60,10 @@ def main():
             command = [sys.executable, __file__, "--single", method, str(T), "--n-landmarks", str(args.n_landmarks)]
             if args.data_dir: command += ["--data-dir", args.data_dir]
             try:
-                done = subprocess.run(command, check=True, capture_output=True, text=True, timeout=args.timeout)
+                report = run_in_child(command, timeout=args.timeout)
             except subprocess.TimeoutExpired:
                 print(f"{method:>9s} {T:6d}   stopped after {args.timeout:.0f} s; larger sizes skipped")
                 break
-            report = json.loads(done.stdout.splitlines()[-1])
             rows.append({"method": method, "T": T, "seconds": round(report["seconds"], 3), "peak_gb": round(report["peak_gb"], 3)})
             print(f"{method:>9s} {T:6d} {report['seconds']:9.2f} {report['peak_gb']:8.2f}", flush=True)
     for method in args.methods:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -156,6 +157,7 @@ class IKD(TransformerMixin, BaseEstimator):
         self.solver_ = "geodesic" if self.solver == "auto" else self.solver
         reference = self.reference
         if reference == "auto": reference = "centroid" if self.solver_ == "geodesic" else "min_max"
+        edges = None  # the trusted pairs, once a solver has them
         if self.solver_ == "blockwise":
             D = self._fit_blockwise(S)
         elif self.solver_ == "full":
@@ -167,7 +169,9 @@ class IKD(TransformerMixin, BaseEstimator):
                                                             max(2, min(self.n_neighbors_ or DEFAULT_NEIGHBORS, T - 1)))
             self.path_ = self.path
             if self.path == "auto": self.path_ = "distance" if self.intrinsic_dimension_ <= self.n_components + 1 else "product"
-            self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path_)
+            edges = trusted_edges(S, self.variance_, self.graph_, self.threshold_, self.n_neighbors_)
+            self._path_lengths = geodesic_lengths(S, self.kernel_, self.graph_, self.threshold_, self.n_neighbors_, self.path_,
+                                                  edges)
             D = lengths_to_distances(self._path_lengths, self.kernel_, self.path_)
             np.fill_diagonal(D, 0.0)
         result = decompose_distances(D, self.n_components, reference=reference, variance=self.variance_,
@@ -179,7 +183,7 @@ class IKD(TransformerMixin, BaseEstimator):
         self.refined_ = bool(self.refine) if self.refine != "auto" else (
             self.solver_ == "geodesic" and abs(self.intrinsic_dimension_ - self.n_components) <= 1)
         if self.refined_:
-            edges = None if self.solver_ == "full" else trusted_edges(S, self.variance_, self.graph_, self.threshold_, self.n_neighbors_)
+            if self.solver_ == "blockwise": edges = trusted_edges(S, self.variance_, "threshold", self.threshold_)
             self._fitted_embedding = refine_embedding(self._fitted_embedding, S, self.kernel_, self.variance_, edges=edges,
                                                       max_iter=REFINE_STEPS)
         self._reference_distances = D.mean(axis=0) if self.reference_index_ == "centroid" else D[self.reference_index_]
@@ -190,7 +194,7 @@ class IKD(TransformerMixin, BaseEstimator):
         threshold = self._threshold_value("auto" if self.threshold is None else self.threshold, BLOCKWISE_TOLERANCE)
         self.graph_, self.threshold_, self.n_neighbors_ = "threshold", threshold, None
         U = blockwise_embedding(S, self.n_components, self.threshold_, kernel=self.kernel_, variance=self.variance_)
-        return ((U[:, None, :] - U[None, :, :]) ** 2).sum(-1)
+        return cdist(U, U, "sqeuclidean")
 
     def _threshold_value(self, threshold, tolerance):
         "A given threshold, or for 'auto' the error rule's s0 from the number of features."
@@ -222,28 +226,14 @@ class IKD(TransformerMixin, BaseEstimator):
         trusted[:, 0] = True
         return nearest, strength, trusted
 
-    def _new_distances(self, S_new):
-        "(n, T) squared distances from new points, given their (n, T) covariances with the fitted points."
-        if self.solver_ == "full":
-            D = self.kernel_.inverse(S_new)
-            return np.where(np.isfinite(D), D, self._max_distance)
-        rho = S_new / self.variance_
-        lengths = np.empty_like(rho)
-        for start in range(0, len(rho), 256):  # chunks bound the (chunk, k, T) work array
-            nearest, strength, trusted = self._trusted_of_new(rho[start:start + 256])
-            first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path_), np.inf)
-            lengths[start:start + 256] = np.min(first_hop[:, :, None] + self._path_lengths[nearest], axis=1)
+    def _geodesic_distances_of_new(self, nearest, strength, trusted):
+        "(n, T) squared distances from new points through their trusted first hops (from `_trusted_of_new`)."
+        first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path_), np.inf)
+        lengths = np.empty((len(nearest), len(self._path_lengths)))
+        for start in range(0, len(nearest), 256):  # chunks bound the (chunk, k, T) work array
+            block = slice(start, start + 256)
+            lengths[block] = np.min(first_hop[block, :, None] + self._path_lengths[nearest[block]], axis=1)
         return lengths_to_distances(lengths, self.kernel_, self.path_)
-
-    def _refine_new(self, placed, S_new):
-        "Refine triangulated new points against their trusted fitted points, as `fit` refined the fitted ones."
-        rho = S_new / self.variance_
-        if self.solver_ == "full":
-            neighbours, correlations = np.tile(np.arange(rho.shape[1]), (len(rho), 1)), rho
-        else:
-            neighbours, correlations, trusted = self._trusted_of_new(rho)
-            correlations = np.where(trusted, correlations, 0.0)
-        return refine_new_points(placed, self._fitted_embedding, neighbours, correlations, self.kernel_)
 
     def _multilaterate(self, S_new):
         "Blockwise out-of-sample: place each new point from its trusted fitted neighbours (see the blockwise notebook)."
@@ -260,8 +250,19 @@ class IKD(TransformerMixin, BaseEstimator):
     def _place(self, S_new):
         "(n, M) positions of new points from their (n, L) covariances with the fitted points."
         if self.solver_ == "blockwise": return self._multilaterate(S_new)
-        placed = triangulate(self._new_distances(S_new), self._fitted_embedding, self._reference_distances, self.reference_index_)
-        return self._refine_new(placed, S_new) if self.refined_ else placed
+        rho = S_new / self.variance_
+        if self.solver_ == "full":
+            D = self.kernel_.inverse(S_new)
+            distances = np.where(np.isfinite(D), D, self._max_distance)
+        else:
+            neighbours, correlations, trusted = self._trusted_of_new(rho)  # found once, used for distances and refinement
+            distances = self._geodesic_distances_of_new(neighbours, correlations, trusted)
+        placed = triangulate(distances, self._fitted_embedding, self._reference_distances, self.reference_index_)
+        if not self.refined_: return placed
+        # refined like the fitted points, against the trusted fitted points, which stay where they are
+        if self.solver_ == "full": neighbours, correlations = np.tile(np.arange(rho.shape[1]), (len(rho), 1)), rho
+        else: correlations = np.where(trusted, correlations, 0.0)
+        return refine_new_points(placed, self._fitted_embedding, neighbours, correlations, self.kernel_)
 
     def _place_rows(self, rows):
         "Place new points given as standardised rows (or precomputed covariances), in chunks that bound memory."

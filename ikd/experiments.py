@@ -111,6 +111,14 @@ def _embed_and_time(method, X, n_components, seed, options):
     except Exception as error:  # recorded in the results, not hidden
         return None, float("nan"), f"{type(error).__name__}: {str(error)[:200]}"
 
+def _recovery_rows(X, Z, methods, seed, ikd_options=None):
+    "Embed `X` in `Z`'s dimension with each method; a row per method with its affine $R^2$ against `Z`, time and error."
+    rows = []
+    for method in methods:
+        U, seconds, error = _embed_and_time(method, X, Z.shape[1], seed, (ikd_options or {}) if method == "ikd" else {})
+        rows.append({"method": method, "r2": affine_r2(U, Z) if U is not None else float("nan"), "seconds": seconds, "error": error})
+    return rows
+
 MAPPINGS = {"gp": (3, lambda Z, N, seed: gp_observations(Z, N, lengthscale=3.0, noise=0.05, random_state=seed)),
             "sinusoidal": (1, lambda Z, N, seed: sinusoidal_observations(Z, N, random_state=seed)),
             "bump": (2, lambda Z, N, seed: bump_observations(Z, N, random_state=seed))}
@@ -124,12 +132,7 @@ def synthetic_trial(mapping:str, # "gp", "sinusoidal" or "bump" (Sec. 3.1)
     "One trial of Fig. 2: an Eq. 12 latent, observations through `mapping`, every method scored by affine $R^2$."
     M, observe = MAPPINGS[mapping]
     Z = ou_latent(n_points, M, random_state=seed)
-    X = observe(Z, n_features, seed)
-    rows = []
-    for method in methods:
-        U, seconds, error = _embed_and_time(method, X, M, seed, {})
-        rows.append({"method": method, "r2": affine_r2(U, Z) if U is not None else float("nan"), "seconds": seconds, "error": error})
-    return rows
+    return _recovery_rows(observe(Z, n_features, seed), Z, methods, seed)
 
 LATENTS = {"hard": hard_latent, "medium": medium_latent, "easy": easy_latent}
 GENERATING_KERNELS = {"squared_exponential": {}, "rational_quadratic": {"alpha": 1.0}, "gamma_exponential": {"gamma": 1.0},
@@ -147,12 +150,7 @@ def latent_trial(latent:str, # "hard", "medium" or "easy" (Fig. 3)
     Z = LATENTS[latent](n_points)
     X = gp_observations(Z, n_features, kernel=kernel, lengthscale=0.5, noise=noise, random_state=seed,
                         **GENERATING_KERNELS[kernel])
-    rows = []
-    for method in methods:
-        options = {"kernel": kernel, "kernel_params": GENERATING_KERNELS[kernel]} if method == "ikd" else {}
-        U, seconds, error = _embed_and_time(method, X, 3, seed, options)
-        rows.append({"method": method, "r2": affine_r2(U, Z) if U is not None else float("nan"), "seconds": seconds, "error": error})
-    return rows
+    return _recovery_rows(X, Z, methods, seed, {"kernel": kernel, "kernel_params": GENERATING_KERNELS[kernel]})
 
 def load_real(name:str, # "qpcr", "digits", "coil20" or "fmnist"
               n_points:int=3000, # Fashion-MNIST subset size

@@ -79,13 +79,14 @@ def geodesic_lengths(S, # (T, T) covariance or correlation
                      threshold:float=None, # s0 (correlation scale), for graph="threshold"
                      n_neighbors:int=None, # k, for graph="knn"
                      path:str="distance", # "distance" (sum of edge lengths) or "product" (max-product covariance, the paper)
+                     edges=None, # the output of `trusted_edges` for these settings, if the caller already has it
                     ): # (T, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
     "All shortest-path lengths through the graph of trusted covariances, joining components if needed."
     if path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {path!r}")
     S = np.asarray(S, dtype=np.float64)
     T = S.shape[0]
     rho = S / kernel.variance
-    rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors)
+    rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors) if edges is None else edges
     W = sparse.csr_matrix((_edge_weights(rho[rows, cols], kernel, path), (rows, cols)), shape=(T, T))
     n_comp, labels = connected_components(W, directed=False)
     if n_comp > 1:
@@ -119,9 +120,9 @@ def geodesic_distances(S, # (T, T) covariance or correlation
                        keep_trusted:bool=False, # give trusted entries their direct estimate instead of the geodesic one
                       ): # (T, T) finite scaled squared distances
     "Geodesic estimate of the squared latent distances through the graph of trusted covariances."
-    D = lengths_to_distances(geodesic_lengths(S, kernel, graph, threshold, n_neighbors, path), kernel, path)
+    rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors)
+    D = lengths_to_distances(geodesic_lengths(S, kernel, graph, threshold, n_neighbors, path, (rows, cols)), kernel, path)
     if keep_trusted:
-        rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors)
         D[rows, cols] = kernel.inverse(np.asarray(S, dtype=np.float64)[rows, cols])
     np.fill_diagonal(D, 0.0)
     return D
