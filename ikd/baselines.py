@@ -15,8 +15,12 @@ def _kpca(X, n_components, random_state, labels=None, kernel=None, **options):
     from ikd.metrics import knn_accuracy
     fit = lambda k: KernelPCA(n_components, kernel=k, random_state=random_state, **options).fit_transform(X)
     if kernel is not None or labels is None: return fit(kernel or "rbf")
-    candidates = {k: fit(k) for k in ("poly", "rbf", "sigmoid", "cosine")}
-    scores = {k: knn_accuracy(Z, labels) if np.all(np.isfinite(Z)) else -1.0 for k, Z in candidates.items()}
+    candidates, failures = {}, []
+    for k in ("poly", "rbf", "sigmoid", "cosine"):
+        try: candidates[k] = fit(k)
+        except (ValueError, RuntimeError) as error: failures.append(f"{k}: {error}")  # e.g. ARPACK on a degenerate kernel matrix
+    scores = {k: knn_accuracy(Z, labels) for k, Z in candidates.items() if np.all(np.isfinite(Z))}
+    if not scores: raise ValueError("kernel PCA failed with every kernel: " + "; ".join(failures))
     return candidates[max(scores, key=scores.get)]
 
 def _sklearn(cls_name, module, **fixed):

@@ -20,8 +20,9 @@ from .datasets import (bump_observations, easy_latent, gp_observations, hard_lat
 from .metrics import affine_r2, knn_accuracy, silhouette
 
 # %% auto #0
-__all__ = ['MAPPINGS', 'LATENTS', 'GENERATING_KERNELS', 'full_mode', 'skipped_methods', 'progress', 'run_trials', 'summarize',
-           'write_csv', 'read_csv', 'synthetic_trial', 'latent_trial', 'load_real', 'real_trial']
+__all__ = ['GPLVM_MAX_POINTS', 'MAPPINGS', 'LATENTS', 'GENERATING_KERNELS', 'full_mode', 'skipped_methods', 'affordable',
+           'progress', 'run_trials', 'summarize', 'write_csv', 'read_csv', 'synthetic_trial', 'latent_trial',
+           'load_real', 'real_trial']
 
 # %% ../nbs/experiments.ipynb #c005
 def full_mode() -> bool:
@@ -31,6 +32,16 @@ def full_mode() -> bool:
 def skipped_methods() -> set:
     "Methods named in the environment variable `IKD_SKIP` (comma-separated), left out of a full run, e.g. `gplvm`."
     return {name.strip() for name in os.environ.get("IKD_SKIP", "").split(",") if name.strip()}
+
+# GPy's exact GPLVM factorises a T x T matrix at every optimiser step: about 2 min a fit at T = 1000 on this 2-core
+# machine, ~6x that at T = 1797 and ~27x at T = 3000, so the real-data runs give it only the data sets up to this size.
+GPLVM_MAX_POINTS = 1500
+
+def affordable(method:str, # a method of `baselines.METHODS`
+               n_points:int, # T of the data it would embed
+              ) -> bool:
+    "False for a GPLVM fit on more than `GPLVM_MAX_POINTS` points, which a full run leaves out."
+    return method != "gplvm" or n_points <= GPLVM_MAX_POINTS
 
 def progress(items, label:str="", verbose:bool=True):
     "Iterate over `items`, drawing a one-line progress bar with the elapsed time on stderr."
@@ -134,7 +145,8 @@ def synthetic_trial(mapping:str, # "gp", "sinusoidal" or "bump" (Sec. 3.1)
     Z = ou_latent(n_points, M, random_state=seed)
     return _recovery_rows(observe(Z, n_features, seed), Z, methods, seed)
 
-LATENTS = {"hard": hard_latent, "medium": medium_latent, "easy": easy_latent}
+# each takes the trial seed: the hard latent's jitter and the easy latent's row order are drawn from it
+LATENTS = {"hard": hard_latent, "medium": lambda random_state=None: medium_latent(), "easy": easy_latent}
 GENERATING_KERNELS = {"squared_exponential": {}, "rational_quadratic": {"alpha": 1.0}, "gamma_exponential": {"gamma": 1.0},
                       "matern": {"nu": 1.5}}
 
@@ -143,11 +155,10 @@ def latent_trial(latent:str, # "hard", "medium" or "easy" (Fig. 3)
                  n_features:int, # N
                  seed:int, # trial seed
                  methods:list, # methods; IKD is solved with the generating kernel
-                 n_points:int=1000, # T
                  noise:float=0.05, # observation noise sd
                 ) -> list: # a row per method
-    "One trial of Fig. 4 (and, with `noise` varied, Fig. 5): GP data from a Fig. 3 latent with lengthscale 0.5."
-    Z = LATENTS[latent](n_points)
+    "One trial of Fig. 4 (and, with `noise` varied, Fig. 5): GP data from a 100-point Fig. 3 latent with lengthscale 0.5."
+    Z = LATENTS[latent](random_state=seed)
     X = gp_observations(Z, n_features, kernel=kernel, lengthscale=0.5, noise=noise, random_state=seed,
                         **GENERATING_KERNELS[kernel])
     return _recovery_rows(X, Z, methods, seed, {"kernel": kernel, "kernel_params": GENERATING_KERNELS[kernel]})
@@ -171,12 +182,16 @@ def real_trial(dataset:str, # a name for `load_real`
                neighbours:tuple=(5, 10, 20), # the k of the k-NN accuracies
                data_dir=None, # data folder
                seed:int=0, # method seed
+               embedding_path=None, # where to keep the embedding as .npy (for the scatter plots), if given
               ) -> list: # one row: knn_<k> for each k, silhouette, seconds, error
     "One cell of Fig. 7–13 and Tab. 2: embed a real data set and score the embedding against its labels."
     X, y = load_real(dataset, n_points, data_dir)
     options = dict(options or {})
     if method == "kpca": options["labels"] = y
     U, seconds, error = _embed_and_time(method, np.asarray(X, dtype=np.float64), n_components, seed, options)
+    if embedding_path is not None and U is not None:
+        Path(embedding_path).parent.mkdir(parents=True, exist_ok=True)
+        np.save(embedding_path, U)
     scores = knn_accuracy(U, y, n_neighbors=list(neighbours)) if U is not None else {k: float("nan") for k in neighbours}
     return [{**{f"knn_{k}": float(scores[k]) for k in neighbours},
              "silhouette": silhouette(U, y) if U is not None else float("nan"), "seconds": seconds, "error": error}]

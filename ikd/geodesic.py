@@ -139,7 +139,9 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
     rho = S / kernel.variance
     np.fill_diagonal(rho, -np.inf)
     strongest = -np.sort(-np.partition(rho, T - n_neighbors, axis=1)[:, T - n_neighbors:], axis=1)
-    radii = np.sqrt(kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0)))
-    radii = np.maximum(radii, np.finfo(float).tiny)  # duplicates sit at distance 0
+    squared = kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0))
+    squared = squared - squared[:, 0].min()  # the noise floor (see above)
+    radii = np.sqrt(squared[squared[:, 0] > 0])  # a point with a neighbour at distance 0 has no finite ratios
+    if len(radii) == 0: return float("inf")
     mean_log_ratio = np.mean(np.log(radii[:, -1:] / radii[:, :-1]))
     return float(1 / mean_log_ratio) if mean_log_ratio > 0 else float("inf")

@@ -10,7 +10,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 # %% auto #0
-__all__ = ['affine_r2', 'rigid_transform', 'rigid_align', 'knn_accuracy', 'silhouette']
+__all__ = ['affine_map', 'affine_r2', 'rigid_transform', 'rigid_align', 'knn_accuracy', 'silhouette']
 
 # %% ../nbs/metrics.ipynb #c005
 def _as_points(name, A):
@@ -20,17 +20,24 @@ def _as_points(name, A):
     if not np.all(np.isfinite(A)): raise ValueError(f"{name} contains NaN or infinite values")
     return A
 
-def affine_r2(estimate, # estimated latent, (T, M_hat)
-              truth, # true latent, (T, M)
-             ) -> float: # R^2 of the best affine map estimate -> truth, averaged over the M true dimensions
-    "Affine-aligned $R^2$ of `estimate` against `truth` (Sec. 3.1, Evaluation)."
+def affine_map(estimate, # estimated latent, (T, M_hat)
+               truth, # true latent, (T, M)
+              ): # (T, M): `estimate` under the least-squares affine map onto `truth`
+    "The estimate moved into the truth's frame by the best affine map, as the latent-recovery plots show it."
     estimate, truth = _as_points("estimate", estimate), _as_points("truth", truth)
     if len(estimate) != len(truth): raise ValueError(f"estimate has {len(estimate)} points but truth has {len(truth)}")
     design = np.hstack([estimate, np.ones((len(estimate), 1))])
     coef, *_ = np.linalg.lstsq(design, truth, rcond=None)
-    return float(r2_score(truth, design @ coef, multioutput="uniform_average"))
+    return design @ coef
 
-# %% ../nbs/metrics.ipynb #c010
+def affine_r2(estimate, # estimated latent, (T, M_hat)
+              truth, # true latent, (T, M)
+             ) -> float: # R^2 of the best affine map estimate -> truth, averaged over the M true dimensions
+    "Affine-aligned $R^2$ of `estimate` against `truth` (Sec. 3.1, Evaluation)."
+    aligned = affine_map(estimate, truth)
+    return float(r2_score(_as_points("truth", truth), aligned, multioutput="uniform_average"))
+
+# %% ../nbs/metrics.ipynb #c011
 def rigid_transform(source, # points to move, (n, M)
                     target, # the same points in the target frame, (n, M)
                    ): # (Q, shift): target ≈ source @ Q + shift, Q orthogonal (M, M)
@@ -49,7 +56,7 @@ def rigid_align(source, # points to move, (n, M)
     Q, shift = rigid_transform(source, target)
     return np.asarray(source, dtype=np.float64).reshape(len(source), -1) @ Q + shift
 
-# %% ../nbs/metrics.ipynb #c014
+# %% ../nbs/metrics.ipynb #c015
 def knn_accuracy(embedding, # (T, M) embedding
                  labels, # (T,) class labels
                  n_neighbors=5, # k, or a sequence of k values

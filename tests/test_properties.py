@@ -8,6 +8,7 @@ from scipy.spatial.distance import cdist
 from ikd.datasets import gp_observations, medium_latent
 from ikd.decompose import decompose, sample_covariance
 from ikd.error import refine_embedding, stress_weights
+from ikd.geodesic import intrinsic_dimension
 from ikd.gram import gram
 from ikd.kernels import get_kernel
 from ikd.metrics import affine_r2, rigid_align
@@ -64,3 +65,16 @@ def test_refinement_reaches_the_exactness_target_where_plain_ikd_misses_it():
     plain = decompose(S, 3).embedding
     assert affine_r2(plain, Z) < 0.999
     assert affine_r2(refine_embedding(decompose(S, 3, reference="centroid").embedding, S), Z) > 0.999
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), dimension=st.integers(2, 4), shrink=st.floats(0.4, 1.0))
+def test_intrinsic_dimension_ignores_the_noise_floor(seed, dimension, shrink):
+    # observation noise multiplies every off-diagonal correlation by one factor; the estimate must not move with it
+    Z = np.random.default_rng(seed).uniform(0, 4, size=(800, dimension))
+    kernel = get_kernel("squared_exponential")
+    K = kernel.covariance(Z)
+    noisy = shrink * K + (1 - shrink) * np.eye(len(K))
+    clean, estimate = intrinsic_dimension(K, kernel), intrinsic_dimension(noisy, kernel)
+    assert abs(estimate - clean) < 0.1 * clean
+    assert abs(clean - dimension) < 0.3 * dimension
