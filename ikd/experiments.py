@@ -34,7 +34,8 @@ def skipped_methods() -> set:
     return {name.strip() for name in os.environ.get("IKD_SKIP", "").split(",") if name.strip()}
 
 # GPy's exact GPLVM factorises a T x T matrix at every optimiser step: about 2 min a fit at T = 1000 on this 2-core
-# machine, ~6x that at T = 1797 and ~27x at T = 3000, so the real-data runs give it only the data sets up to this size.
+# machine, ~6x that at T = 1797 and ~27x at T = 3000, so the runs give it only data up to this size (each step also
+# costs O(T^2 N): on COIL-20, N = 16384, one fit ran over 19 min, and the real-data notebook leaves it out there too).
 GPLVM_MAX_POINTS = 1500
 
 def affordable(method:str, # a method of `baselines.METHODS`
