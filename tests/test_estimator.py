@@ -69,7 +69,9 @@ def test_duplicate_rows_share_a_position(gp_data):
     X, _ = gp_data
     U = IKD(n_components=2).fit_transform(np.vstack([X, X[:5]]))
     assert np.all(np.isfinite(U))
-    np.testing.assert_allclose(U[-5:], U[:5], atol=1e-6)
+    # the refinement moves each copy separately (ties in the neighbour graph are broken by row), so the copies agree to
+    # its convergence tolerance, not to machine precision; the embedding spans about 4 units
+    np.testing.assert_allclose(U[-5:], U[:5], atol=1e-5)
 
 
 @pytest.mark.parametrize("solver", ["full", "geodesic"])
