@@ -20,7 +20,8 @@ from .landmarks import LANDMARK_RULES, choose_landmarks, random_landmarks
 from .reference import REFERENCE_RULES
 
 # %% auto #0
-__all__ = ['SOLVERS', 'COVARIANCES', 'PATHS', 'DEFAULT_NEIGHBORS', 'REFINE_STEPS', 'TRANSFORM_CHUNK', 'triangulate', 'IKD']
+__all__ = ['SOLVERS', 'COVARIANCES', 'PATHS', 'DEFAULT_NEIGHBORS', 'REFINE_STEPS', 'REFINE_MAX_DIMENSION', 'TRANSFORM_CHUNK',
+           'triangulate', 'IKD']
 
 # %% ../nbs/estimator.ipynb #c005
 def triangulate(new_distances, # (n, T) squared distances from new points to the fitted points
@@ -45,6 +46,8 @@ COVARIANCES = ("correlation", "covariance", "precomputed")
 PATHS = ("auto", "distance", "product")
 DEFAULT_NEIGHBORS = 7
 REFINE_STEPS = 30
+# refine="auto" refines only data this low-dimensional (measured: see the notes on the defaults)
+REFINE_MAX_DIMENSION = 4
 TRANSFORM_CHUNK = 4096
 
 class IKD(TransformerMixin, BaseEstimator):
@@ -181,7 +184,7 @@ class IKD(TransformerMixin, BaseEstimator):
         self.explained_variance_ratio_ = result.explained_variance_ratio
         self.reference_index_ = result.reference_index
         self.refined_ = bool(self.refine) if self.refine != "auto" else (
-            self.solver_ == "geodesic" and abs(self.intrinsic_dimension_ - self.n_components) <= 1)
+            self.solver_ == "geodesic" and self.intrinsic_dimension_ <= min(self.n_components + 1, REFINE_MAX_DIMENSION))
         if self.refined_:
             if self.solver_ == "blockwise": edges = trusted_edges(S, self.variance_, "threshold", self.threshold_)
             self._fitted_embedding = refine_embedding(self._fitted_embedding, S, self.kernel_, self.variance_, edges=edges,
