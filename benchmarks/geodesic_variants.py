@@ -16,7 +16,7 @@ from sklearn.manifold import Isomap
 
 from ikd import IKD
 from ikd.datasets import gp_observations, load_coil20, load_fashion_mnist, load_guo_qpcr, ou_latent
-from ikd.experiments import LATENTS
+from ikd.experiments import LATENTS, latent_data
 from ikd.metrics import affine_r2, knn_accuracy
 
 VARIANTS = {
@@ -64,12 +64,11 @@ def main():
 
     print(f"\nFig. 3 latents, T = 100, M = 3, SE, l = 0.5, noise sd 0.05, {args.seeds} seeds: mean affine R^2; m as above")
     print(f"{'latent':>8s} {'N':>6s}  " + "  ".join(f"{name:>16s}" for name in VARIANTS) + "    m   auto chose")
-    for latent, make_latent in LATENTS.items():
+    for latent in LATENTS:
         for N in (100, 1000, 10000):
             scores, dimensions = {name: [] for name in VARIANTS}, []
             for seed in range(args.seeds):
-                Z = make_latent(random_state=seed)
-                X = gp_observations(Z, N, lengthscale=0.5, noise=0.05, random_state=seed)
+                X, Z = latent_data(latent, "squared_exponential", N, seed)
                 for variant, params in VARIANTS.items():
                     model = IKD(3, **params).fit(X)
                     scores[variant].append(affine_r2(model.embedding_, Z))

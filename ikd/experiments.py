@@ -21,8 +21,8 @@ from .metrics import affine_r2, knn_accuracy, silhouette
 
 # %% auto #0
 __all__ = ['GPLVM_MAX_POINTS', 'MAPPINGS', 'LATENTS', 'GENERATING_KERNELS', 'full_mode', 'skipped_methods', 'affordable',
-           'progress', 'run_trials', 'summarize', 'write_csv', 'read_csv', 'synthetic_trial', 'latent_trial',
-           'load_real', 'real_trial']
+           'progress', 'run_trials', 'summarize', 'write_csv', 'read_csv', 'synthetic_trial', 'latent_data',
+           'latent_trial', 'load_real', 'real_trial']
 
 # %% ../nbs/experiments.ipynb #c005
 def full_mode() -> bool:
@@ -151,6 +151,18 @@ LATENTS = {"hard": hard_latent, "medium": lambda random_state=None: medium_laten
 GENERATING_KERNELS = {"squared_exponential": {}, "rational_quadratic": {"alpha": 1.0}, "gamma_exponential": {"gamma": 1.0},
                       "matern": {"nu": 1.5}}
 
+def latent_data(latent:str, # "hard", "medium" or "easy" (Fig. 3)
+                kernel:str, # generating kernel, a key of `GENERATING_KERNELS`
+                n_features:int, # N
+                seed:int, # trial seed
+                noise:float=0.05, # observation noise sd
+               ): # (X (100, N) observations, Z (100, 3) latent)
+    "The data of Fig. 4 and 5: GP observations with lengthscale 0.5 of a 100-point Fig. 3 latent."
+    Z = LATENTS[latent](random_state=seed)
+    X = gp_observations(Z, n_features, kernel=kernel, lengthscale=0.5, noise=noise, random_state=seed,
+                        **GENERATING_KERNELS[kernel])
+    return X, Z
+
 def latent_trial(latent:str, # "hard", "medium" or "easy" (Fig. 3)
                  kernel:str, # generating kernel, a key of `GENERATING_KERNELS`
                  n_features:int, # N
@@ -158,10 +170,8 @@ def latent_trial(latent:str, # "hard", "medium" or "easy" (Fig. 3)
                  methods:list, # methods; IKD is solved with the generating kernel
                  noise:float=0.05, # observation noise sd
                 ) -> list: # a row per method
-    "One trial of Fig. 4 (and, with `noise` varied, Fig. 5): GP data from a 100-point Fig. 3 latent with lengthscale 0.5."
-    Z = LATENTS[latent](random_state=seed)
-    X = gp_observations(Z, n_features, kernel=kernel, lengthscale=0.5, noise=noise, random_state=seed,
-                        **GENERATING_KERNELS[kernel])
+    "One trial of Fig. 4 (and, with `noise` varied, Fig. 5): every method on `latent_data`, scored by affine $R^2$."
+    X, Z = latent_data(latent, kernel, n_features, seed, noise)
     return _recovery_rows(X, Z, methods, seed, {"kernel": kernel, "kernel_params": GENERATING_KERNELS[kernel]})
 
 def load_real(name:str, # "qpcr", "digits", "coil20" or "fmnist"

@@ -8,7 +8,8 @@ from sklearn.datasets import load_digits
 from sklearn.utils.estimator_checks import check_estimator
 
 from ikd import IKD
-from ikd.datasets import gp_observations, hard_latent, medium_latent, ou_latent
+from ikd.datasets import gp_observations, medium_latent, ou_latent
+from ikd.experiments import latent_data
 from ikd.metrics import affine_r2, knn_accuracy
 
 # The one check IKD does not pass, with the reason: check_estimators_dtypes draws integer data in {0, 1, 2} with 5
@@ -134,8 +135,7 @@ def test_refinement_on_for_a_latent_of_lower_dimension_than_m():
     """Fig. 4 setting (hard latent, SE, N = 1000, M = 3): the data look 1.9-dimensional, below M - 1, and the defaults
     still refine, because the refinement only crowds points when M is below the data's dimension: R^2 0.982 on this
     seed, against 0.941 unrefined (the rule before refined only when |m - M| <= 1)."""
-    Z = hard_latent(random_state=0)
-    X = gp_observations(Z, 1000, lengthscale=0.5, noise=0.05, random_state=0)
+    X, Z = latent_data("hard", "squared_exponential", 1000, seed=0)
     model = IKD(n_components=3).fit(X)
     assert model.intrinsic_dimension_ < 2 and model.refined_
     unrefined = IKD(n_components=3, refine=False).fit_transform(X)
