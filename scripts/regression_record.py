@@ -1,0 +1,129 @@
+"""Regression record: embeddings of `IKD` for a fixed set of configurations, recorded or compared.
+
+    python scripts/regression_record.py --record .cache/regression/before.npz    # record with the ikd on sys.path
+    python scripts/regression_record.py --compare .cache/regression/before.npz   # compare the current ikd with a record
+    python scripts/regression_record.py --compare FILE --quick                    # the fast configurations only
+
+A redesign that must not change results is checked by recording with the old code (a `git worktree` of the old commit
+on PYTHONPATH) and comparing with the new. Every configuration stores the embedding of the fitted rows and, for the
+held-out configurations, the `transform` of held-out rows; the comparison reports the largest absolute difference and the
+difference of the score (affine R^2 on the GP benchmark, 5-fold 5-NN accuracy on digits), which stays meaningful where an
+arithmetic order, and with it a rigid motion of the embedding, legitimately changes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ikd import IKD
+from ikd.datasets import gp_observations, load_digits, ou_latent
+from ikd.metrics import affine_r2, knn_accuracy
+
+SOLVERS = {  # name -> IKD keyword arguments; blockwise covers are chosen through a solver object
+    "auto": {},
+    "full": {"solver": "full"},
+    "geodesic-distance": {"solver": "geodesic", "path": "distance"},
+    "geodesic-product": {"solver": "geodesic", "path": "product"},
+    "blockwise-cliques": {"solver": "blockwise", "cover": "cliques"},
+    "blockwise-neighbourhoods": {"solver": "blockwise", "cover": "neighbourhoods"},
+}
+SLOW = {"blockwise-cliques"}  # seconds per fit on these data; left out of --quick
+
+
+def make_model(n_components, solver="auto", cover=None, **params):
+    "An `IKD` for one configuration (the blockwise cover is a parameter of the blockwise solver object)."
+    if cover is not None:
+        from ikd.blockwise import BlockwiseSolver
+        return IKD(n_components=n_components, solver=BlockwiseSolver(cover=cover), **params)
+    return IKD(n_components=n_components, solver=solver, **params)
+
+
+def datasets(quick=False):
+    "name -> (X, M, score function of an embedding of the rows of X)."
+    out = {}
+    for seed in (0,) if quick else (0, 1, 2):
+        Z = ou_latent(1000, 3, random_state=seed)
+        for N in (50,) if quick else (50, 1000):
+            X = gp_observations(Z, N, lengthscale=3.0, noise=0.05, random_state=seed)
+            out[f"gp-seed{seed}-N{N}"] = (X, 3, lambda U, Z=Z: affine_r2(U, Z))
+    if not quick:
+        X, y = load_digits()
+        for M in (2, 10):
+            out[f"digits-M{M}"] = (X, M, lambda U, y=y: knn_accuracy(U, y))
+    return out
+
+
+def configurations(quick=False):
+    "(name, IKD arguments, held out?) for every configuration."
+    for solver, params in SOLVERS.items():
+        if quick and solver in SLOW: continue
+        for refine in ((False, True, "auto") if solver == "auto" else (False, True)):
+            yield f"{solver}-refine{refine}", {**params, "refine": refine}, False
+            yield f"{solver}-refine{refine}-heldout", {**params, "refine": refine}, True
+    for rule in ("farthest", "random"):
+        yield f"landmarks-{rule}", {"n_landmarks": 300, "landmarks": rule}, False
+
+
+def run(quick=False, verbose=True):
+    "name -> (array, score) for every dataset and configuration."
+    results = {}
+    for data_name, (X, M, score) in datasets(quick).items():
+        T = len(X)
+        order = np.random.default_rng(0).permutation(T)
+        train, test = np.sort(order[:int(0.8 * T)]), np.sort(order[int(0.8 * T):])
+        for config_name, params, held_out in configurations(quick):
+            name = f"{data_name}/{config_name}"
+            start = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model = make_model(M, **params)
+                if held_out:
+                    model.fit(X[train])
+                    U = np.empty((T, M))
+                    U[train], U[test] = model.embedding_, model.transform(X[test])
+                else:
+                    U = model.fit_transform(X)
+            results[name] = (U, score(U))
+            if verbose: print(f"{name:60s} score {results[name][1]:.6f}  {time.perf_counter() - start:6.2f} s", flush=True)
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--record", type=Path, help="write the embeddings and scores to this .npz file")
+    action.add_argument("--compare", type=Path, help="compare with a record made by --record")
+    parser.add_argument("--quick", action="store_true", help="only GP seed 0, N = 50, without the clique cover")
+    parser.add_argument("--tolerance", type=float, default=1e-8, help="largest absolute difference of an embedding")
+    parser.add_argument("--score-tolerance", type=float, default=1e-6, help="largest difference of a score")
+    args = parser.parse_args(argv)
+    results = run(args.quick)
+    if args.record:
+        args.record.parent.mkdir(parents=True, exist_ok=True)
+        arrays = {f"{name}|embedding": U for name, (U, _) in results.items()}
+        arrays.update({f"{name}|score": np.array(s) for name, (_, s) in results.items()})
+        np.savez_compressed(args.record, **arrays)
+        print(f"recorded {len(results)} configurations")
+        return 0
+    record = np.load(args.compare)
+    exact = same_score = differ = 0
+    for name, (U, score) in results.items():
+        before, before_score = record[f"{name}|embedding"], float(record[f"{name}|score"])
+        gap = float(np.max(np.abs(U - before))) if U.shape == before.shape else np.inf
+        score_gap = abs(score - before_score)
+        if gap <= args.tolerance: exact += 1; verdict = "identical"
+        elif score_gap <= args.score_tolerance: same_score += 1; verdict = "same score"
+        else: differ += 1; verdict = "DIFFERS"
+        print(f"{name:60s} max |dU| {gap:9.2e}  score {score:.6f} vs {before_score:.6f}  {verdict}")
+    print(f"{exact} identical to {args.tolerance:g}, {same_score} with the same score to {args.score_tolerance:g}, "
+          f"{differ} different, of {len(results)}")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
