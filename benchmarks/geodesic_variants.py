@@ -60,7 +60,7 @@ def main():
                 model = IKD(M, **params).fit(X)
                 accuracy[variant] = knn_accuracy(model.embedding_, y)
             print(f"{name:>13s} {M:3d}  " + "  ".join(f"{accuracy[v]:16.3f}" for v in VARIANTS)
-                  + f"  {model.intrinsic_dimension_:5.2f}  {model.path_}{', refined' if model.refined_ else ''}", flush=True)
+                  + f"  {model.settings_.intrinsic_dimension:5.2f}  {model.solver_.path}{', refined' if model.settings_.refine else ''}", flush=True)
 
     print(f"\nFig. 3 latents, T = 100, M = 3, SE, l = 0.5, noise sd 0.05, {args.seeds} seeds: mean affine R^2; m as above")
     print(f"{'latent':>8s} {'N':>6s}  " + "  ".join(f"{name:>16s}" for name in VARIANTS) + "    m   auto chose")
@@ -72,9 +72,9 @@ def main():
                 for variant, params in VARIANTS.items():
                     model = IKD(3, **params).fit(X)
                     scores[variant].append(affine_r2(model.embedding_, Z))
-                dimensions.append(model.intrinsic_dimension_)
+                dimensions.append(model.settings_.intrinsic_dimension)
             print(f"{latent:>8s} {N:6d}  " + "  ".join(f"{np.mean(scores[v]):16.4f}" for v in VARIANTS)
-                  + f"  {np.mean(dimensions):5.2f}  {model.path_}{', refined' if model.refined_ else ''}", flush=True)
+                  + f"  {np.mean(dimensions):5.2f}  {model.solver_.path}{', refined' if model.settings_.refine else ''}", flush=True)
 
 
 if __name__ == "__main__":

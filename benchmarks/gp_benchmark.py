@@ -13,16 +13,15 @@ import numpy as np
 from sklearn.manifold import Isomap
 
 from ikd import IKD
-from ikd.blockwise import BLOCKWISE_TOLERANCE, blockwise_embedding
+from ikd.blockwise import BlockwiseSolver
 from ikd.datasets import gp_observations, ou_latent
-from ikd.decompose import sample_covariance
+from ikd.covariance import sample_covariance
 from ikd.error import choose_threshold
 from ikd.metrics import affine_r2
 
 
 def blockwise_neighbourhoods(X):
-    threshold = choose_threshold(X.shape[1], tolerance=BLOCKWISE_TOLERANCE)
-    return blockwise_embedding(sample_covariance(X), 3, threshold, cover="neighbourhoods")
+    return IKD(3, solver=BlockwiseSolver(cover="neighbourhoods")).fit_transform(X)
 
 
 METHODS = {

@@ -12,11 +12,13 @@ import numpy as np
 from scipy import sparse
 
 from .decompose import decompose
+from .geodesic import trusted_edges
 from .kernels import get_kernel
-from .metrics import rigid_transform
+from .solvers import NewPoints, Solution, Solver
 
 # %% auto #0
-__all__ = ['BLOCKWISE_TOLERANCE', 'clique_cover', 'neighbourhood_cover', 'multilaterate', 'blockwise_embedding']
+__all__ = ['BLOCKWISE_TOLERANCE', 'clique_cover', 'neighbourhood_cover', 'rigid_transform', 'multilaterate',
+           'blockwise_embedding', 'BlockwiseSolver']
 
 # %% ../nbs/blockwise.ipynb #c005
 def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or dense, symmetric)
@@ -66,7 +68,19 @@ def neighbourhood_cover(S, # (T, T) covariance or correlation
         covered[neighbours[strength >= np.quantile(strength, 1 - inner)]] = True
     return blocks, covered
 
-# %% ../nbs/blockwise.ipynb #c011
+# %% ../nbs/blockwise.ipynb #c012
+def rigid_transform(source, # points to move, (n, M)
+                    target, # the same points in the target frame, (n, M)
+                   ): # (Q, shift): target ≈ source @ Q + shift, Q orthogonal (M, M)
+    "The least-squares rotation/reflection and translation taking `source` onto `target` (orthogonal Procrustes, by SVD)."
+    source, target = np.asarray(source, dtype=np.float64), np.asarray(target, dtype=np.float64)
+    if source.shape != target.shape: raise ValueError(f"source {source.shape} and target {target.shape} differ in shape")
+    source_mean, target_mean = source.mean(0), target.mean(0)
+    U, _, Vt = np.linalg.svd((source - source_mean).T @ (target - target_mean))
+    Q = U @ Vt
+    return Q, target_mean - source_mean @ Q
+
+# %% ../nbs/blockwise.ipynb #c014
 def multilaterate(positions, # (k, M) positions of placed neighbours
                   squared_distances, # (k,) estimated squared distances to them
                  ): # (M,) least-squares position, or None when k < M + 1
@@ -79,7 +93,7 @@ def multilaterate(positions, # (k, M) positions of placed neighbours
     solution, *_ = np.linalg.lstsq(A, b, rcond=None)
     return solution
 
-# %% ../nbs/blockwise.ipynb #c014
+# %% ../nbs/blockwise.ipynb #c017
 BLOCKWISE_TOLERANCE = 0.25  # tau for the automatic blockwise threshold; measured above
 
 def _merge(cliques, embeddings, T, n_components):
@@ -172,3 +186,38 @@ def _place_leftovers(positions, unplaced, S, variance, trusted, kernel):
             break
         remaining = later
     return positions
+
+# %% ../nbs/blockwise.ipynb #c022
+class BlockwiseSolver(Solver):
+    "Blockwise IKD (Sec. 2.4) as a solver: exact IKD on a cover of the trusted graph, glued rigidly; it embeds directly."
+    embeds = True
+
+    def __init__(self, *,
+                 threshold="auto", # trust s_ij > threshold * sigma^2 (a number in (0, 1), or "auto": `error.choose_threshold`)
+                 cover:str="cliques", # "cliques" (the paper) or "neighbourhoods" (`neighbourhood_cover`)
+                 max_cliques:int|None=None, # cap on enumerated cliques (default 50 T)
+                 max_seconds:float=30.0, # cap on clique enumeration time
+                ):
+        self.threshold, self.cover, self.max_cliques, self.max_seconds = threshold, cover, max_cliques, max_seconds
+
+    def solve(self, S, kernel, n_components):
+        "The glued embedding, and the trusted pairs for the refinement."
+        if self.threshold == "auto":
+            raise ValueError("BlockwiseSolver needs a resolved threshold: resolve 'auto' first (`settings.resolve_settings`)")
+        self.kernel_ = kernel
+        U = blockwise_embedding(S, n_components, self.threshold, kernel=kernel, variance=kernel.variance,
+                                max_cliques=self.max_cliques, max_seconds=self.max_seconds, cover=self.cover)
+        return Solution(embedding=U, trusted_pairs=trusted_edges(S, kernel.variance, "threshold", self.threshold))
+
+    def relate(self, S_new, embedding, for_refinement=False):
+        "Positions of new points by multilateration from their trusted fitted neighbours."
+        variance = self.kernel_.variance
+        out = np.empty((len(S_new), embedding.shape[1]))
+        for i, row in enumerate(S_new):  # O(T) work per point
+            if row.max() >= variance * (1 - 1e-9):  # a copy of a fitted point sits at distance 0 from it
+                out[i] = embedding[np.argmax(row)]
+                continue
+            neighbours = np.flatnonzero(row >= self.threshold * variance)
+            spot = multilaterate(embedding[neighbours], self.kernel_.inverse(row[neighbours])) if neighbours.size else None
+            out[i] = spot if spot is not None else embedding[np.argmax(row)]
+        return NewPoints(positions=out)

@@ -12,49 +12,16 @@ from scipy import linalg
 from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.utils import check_random_state
 
+from .covariance import check_covariance
 from .gram import gram
 from .kernels import Kernel, get_kernel
 from .reference import choose_reference
+from .solvers import clip_unusable, distances_from_covariance
 
 # %% auto #0
-__all__ = ['covariance_rows', 'sample_covariance', 'covariance_from_rows', 'top_eigenpairs', 'Decomposition',
-           'distances_from_covariance', 'clip_unusable', 'decompose', 'decompose_distances']
+__all__ = ['top_eigenpairs', 'Decomposition', 'decompose', 'decompose_distances', 'principal_axes', 'triangulate']
 
-# %% ../nbs/decompose.ipynb #c005
-def covariance_rows(X, # (T, N) data, rows are points
-                    kind:str="correlation", # "correlation" or "covariance"
-                   ): # (T, N) rows R with S = R R^T
-    "Each point centred over its features and scaled so that inner products of rows are sample covariances or correlations."
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2: raise ValueError(f"X must be a 2-D array (points x features), got shape {X.shape}")
-    if X.shape[1] < 2: raise ValueError(f"X needs at least 2 features to estimate a covariance, got {X.shape[1]}")
-    if kind not in ("correlation", "covariance"):
-        raise ValueError(f"kind must be 'correlation' or 'covariance', got {kind!r}")
-    centred = X - X.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(centred, axis=1)
-    constant = np.flatnonzero(norms <= 1e-12 * max(1.0, np.abs(X).max()))
-    if constant.size:
-        # A constant point has zero covariance with everything: no distance to anything can be inferred from it.
-        raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); their "
-                         "covariance with every other point is 0 and their correlation undefined. Remove them first.")
-    if kind == "correlation": return centred / norms[:, None]
-    return centred / np.sqrt(X.shape[1] - 1)
-
-def sample_covariance(X, # (T, N) data, rows are points
-                      kind:str="correlation", # "correlation" or "covariance"
-                     ): # (T, T) symmetric matrix
-    "The $T \\times T$ sample covariance (Alg. 1 line 2) or correlation between the rows of `X`."
-    return covariance_from_rows(covariance_rows(X, kind), kind)
-
-def covariance_from_rows(rows, # output of `covariance_rows`
-                         kind:str="correlation", # the kind the rows were made for
-                        ): # (T, T) symmetric matrix R R^T (unit diagonal for correlations)
-    "The covariance or correlation matrix of rows prepared by `covariance_rows`."
-    S = rows @ rows.T
-    if kind == "correlation": np.fill_diagonal(S, 1.0)
-    return 0.5 * (S + S.T)
-
-# %% ../nbs/decompose.ipynb #c009
+# %% ../nbs/decompose.ipynb #c006
 def top_eigenpairs(G, # symmetric (T, T) matrix
                    n_components:int, # M
                    random_state=None, # seed of ARPACK's starting vector
@@ -73,45 +40,15 @@ def top_eigenpairs(G, # symmetric (T, T) matrix
     signs = np.sign(vectors[np.argmax(np.abs(vectors), axis=0), np.arange(vectors.shape[1])])
     return values, vectors * np.where(signs == 0, 1.0, signs)
 
-# %% ../nbs/decompose.ipynb #c012
+# %% ../nbs/decompose.ipynb #c009
 @dataclass(frozen=True)
 class Decomposition:
-    "The result of `decompose`."
+    "The result of `decompose` and `decompose_distances`."
     embedding: np.ndarray  # (T, M) latent estimate U~ = U sqrt(lambda) (Eq. 9)
     eigenvalues: np.ndarray  # (M,) top eigenvalues of g(D^), descending, clipped at 0
     explained_variance_ratio: np.ndarray  # (M,) lambda_m^2 / ||g(D^)||_F^2; their sum is the paper's ratio
     reference_index: object  # index of the reference point, or "centroid"
     variance: float  # the marginal variance sigma^2 used for f^{-1}
-
-def _check_covariance(S):
-    S = np.asarray(S)
-    if np.iscomplexobj(S): raise TypeError("the covariance matrix must be real, got a complex array")
-    S = S.astype(np.float64, copy=False)
-    if S.ndim != 2 or S.shape[0] != S.shape[1]: raise ValueError(f"the covariance must be a square matrix, got shape {S.shape}")
-    if not np.all(np.isfinite(S)): raise ValueError("the covariance matrix contains NaN or infinite values")
-    scale = max(np.abs(S).max(), np.finfo(float).tiny)
-    if np.abs(S - S.T).max() > 1e-8 * scale: raise ValueError("the covariance matrix must be symmetric")
-    return 0.5 * (S + S.T)
-
-def distances_from_covariance(S, # (T, T) symmetric covariance
-                              kernel:Kernel, # kernel whose variance is the marginal variance to use
-                             ): # (T, T) estimated scaled squared distances; +inf where s_ij <= 0
-    "$\\hat{\\mathbf D} = f^{-1}(\\mathbf S)$ with a zero diagonal (a point is at distance 0 from itself, whatever $s_{ii}$ is)."
-    D = kernel.inverse(S)
-    np.fill_diagonal(D, 0.0)
-    return D
-
-def clip_unusable(D, # (T, T) distances from `distances_from_covariance`, +inf where s_ij <= 0
-                 ): # D with +inf replaced by its largest finite value (a warning says how many)
-    "Full IKD cannot express 'unknown': a non-positive covariance is read as the farthest finite distance."
-    unusable = ~np.isfinite(D)
-    if unusable.any():
-        finite_max = D[~unusable].max()
-        warnings.warn(f"{unusable.mean():.1%} of the covariances are <= 0, outside the kernel's range; full IKD sets their "
-                      f"distance to the largest finite one ({finite_max:.3g}). The 'geodesic' or 'blockwise' solver "
-                      "handles weak covariances properly.", RuntimeWarning, stacklevel=3)
-        D[unusable] = finite_max
-    return D
 
 def decompose(S, # (T, T) covariance or correlation matrix between points
               n_components:int, # latent dimension M
@@ -121,7 +58,7 @@ def decompose(S, # (T, T) covariance or correlation matrix between points
               random_state=None, # seed of the eigensolver's start vector
              ) -> Decomposition:
     "Full IKD (Alg. 1) on a covariance matrix `S`."
-    S = _check_covariance(S)
+    S = check_covariance(S)
     T = S.shape[0]
     if not (isinstance(n_components, (int, np.integer)) and 1 <= n_components):
         raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
@@ -152,3 +89,34 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
     ratio = values ** 2 / total if total > 0 else np.zeros_like(values)
     values = np.clip(values, 0, None)
     return Decomposition(vectors * np.sqrt(values), values, ratio, r, variance)
+
+def principal_axes(embedding, # (T, M) an embedding made without an eigendecomposition (e.g. by the blockwise solver)
+                   variance:float=1.0, # marginal variance, recorded in the result
+                  ) -> Decomposition: # the embedding about its centroid, along its principal axes
+    "The `Decomposition` an exact Euclidean embedding would give: centred, rotated to its principal axes."
+    centred = np.asarray(embedding, dtype=np.float64) - np.mean(embedding, axis=0)
+    _, singular, axes = np.linalg.svd(centred, full_matrices=False)
+    coordinates = centred @ axes.T
+    # the sign convention of `top_eigenpairs`: each column's largest-magnitude entry is positive
+    signs = np.sign(coordinates[np.argmax(np.abs(coordinates), axis=0), np.arange(coordinates.shape[1])])
+    values = singular ** 2
+    total = np.sum(values ** 2)
+    ratio = values ** 2 / total if total > 0 else np.zeros_like(values)
+    return Decomposition(coordinates * np.where(signs == 0, 1.0, signs), values, ratio, "centroid", variance)
+
+# %% ../nbs/decompose.ipynb #c022
+def triangulate(new_distances, # (n, T) squared distances from new points to the fitted points
+                embedding, # (T, M) fitted embedding
+                reference_distances, # D[r] for an index reference, or the column means of D for "centroid"
+                reference, # the fitted reference: an index or "centroid"
+               ): # (n, M) coordinates in the fitted embedding
+    "Coordinates of new points from their squared distances to the fitted points (least squares, as in landmark MDS)."
+    embedding = np.asarray(embedding, dtype=np.float64)
+    if reference == "centroid":
+        origin = embedding.mean(axis=0)
+        inner = -0.5 * (new_distances - reference_distances)
+    else:
+        origin = embedding[reference]
+        inner = 0.5 * (new_distances[:, [reference]] + reference_distances - new_distances)
+    about_origin = embedding - origin
+    return origin + inner @ about_origin @ np.linalg.pinv(about_origin.T @ about_origin, hermitian=True)

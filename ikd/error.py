@@ -4,17 +4,14 @@
 
 # %% ../nbs/error.ipynb #c002
 from __future__ import annotations
-import warnings
 
 import numpy as np
-from scipy import optimize, sparse
-from scipy.sparse.linalg import splu
+from scipy import optimize
 
 from .kernels import get_kernel
 
 # %% auto #0
-__all__ = ['distance_error', 'choose_threshold', 'threshold_covariance', 'stress_weights', 'refine_embedding',
-           'refine_new_points']
+__all__ = ['distance_error', 'choose_threshold']
 
 # %% ../nbs/error.ipynb #c005
 def distance_error(s, # correlations in (0, 1]
@@ -39,112 +36,3 @@ def choose_threshold(n_features:int, # N, the number of features behind each cov
     lo, hi = np.log(1e-300), np.log1p(-1e-12)
     if gap(lo) <= 0: return float(np.exp(lo))
     return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-12)))
-
-def threshold_covariance(S, # (T, T) covariance or correlation matrix
-                         threshold:float, # s0
-                        ): # S with every off-diagonal entry <= s0 set to 0
-    "The thresholded covariance $\\tilde{\\mathbf S} = (s_{ij}\\,\\mathbb 1[s_{ij} > s_0])$ of Sec. 2.4 (the diagonal is kept)."
-    S = np.asarray(S, dtype=np.float64)
-    kept = S > threshold
-    np.fill_diagonal(kept, True)
-    return np.where(kept, S, 0.0)
-
-# %% ../nbs/error.ipynb #c016
-def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
-                   kernel="squared_exponential", # kernel name or instance
-                  ): # (target distances sqrt(f^-1(s)), weights N / Var sqrt(f^-1(s))), shaped like `s`; weight 0 where s <= 0
-    "Target latent distances $\\hat\\delta = \\sqrt{f^{-1}(s)}$ and their inverse predicted variances, up to the factor $N$."
-    unit = get_kernel(kernel).with_variance(1.0)
-    s = np.asarray(s, dtype=np.float64)
-    usable = s > 0
-    s_usable = np.clip(np.where(usable, s, 0.5), None, 1 - 1e-12)
-    d = np.where(usable, unit.inverse(s_usable), 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        weights = np.where(usable & (d > 0), 4 * d / distance_error(s_usable, 1, unit) ** 2, 0.0)
-    return np.sqrt(d), weights
-
-def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` or the geodesic solver
-                     S, # (T, T) covariances (or correlations) the embedding was computed from
-                     kernel="squared_exponential", # kernel name or instance
-                     variance:float|None=None, # sigma^2; None: the mean of diag(S)
-                     edges=None, # (rows, cols) of the pairs to fit, both directions; None: every pair with s_ij > 0
-                     max_iter:int=100, # most SMACOF steps
-                     tol:float=1e-6, # stop when the relative decrease of the stress is below this
-                     relaxation:float=1.9, # over-relaxation of each step, in [1, 2); 1 is plain SMACOF
-                    ): # (T, M) refined latent, in the same units as `embedding`
-    "Weighted-stress (SMACOF) refinement of an embedding, each distance weighted by its inverse predicted variance ($e_N$)."
-    Y = np.array(embedding, dtype=np.float64)
-    S = np.asarray(S, dtype=np.float64)
-    T = S.shape[0]
-    if Y.ndim != 2 or Y.shape[0] != T: raise ValueError(f"embedding must be (T, M) with T = {T}, got shape {Y.shape}")
-    if not 1 <= relaxation < 2: raise ValueError(f"relaxation must be in [1, 2), got {relaxation!r}")
-    if edges is None:
-        rows, cols = np.nonzero(~np.eye(T, dtype=bool))
-    else:
-        rows, cols = (np.asarray(e, dtype=np.intp) for e in edges)
-    targets, weights = stress_weights(S[rows, cols] / (np.mean(np.diag(S)) if variance is None else variance), kernel)
-    kept = weights > 0
-    rows, cols, targets, weights = rows[kept], cols[kept], targets[kept], weights[kept]
-    if weights.size == 0: return Y
-    # exact duplicates (s = 1) get an infinite predicted precision; cap far above the typical pair
-    weights = np.minimum(weights, 1e6 * np.median(weights))
-    W = sparse.csr_matrix((weights, (rows, cols)), shape=(T, T))
-    V = sparse.diags(np.asarray(W.sum(axis=1)).ravel()) - W
-    # V is singular (constants, per connected component, are its null space); a tiny ridge makes it factorable, and
-    # solving for the step rather than the new positions keeps each component where it was
-    solve = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc()).solve
-    def stress_of(Y):
-        dist = np.linalg.norm(Y[rows] - Y[cols], axis=1)
-        return dist, np.sum(weights * (dist - targets) ** 2)
-    dist, stress = stress_of(Y)
-    for _ in range(max_iter):
-        # Guttman step as an increment: (B(Y) - V) Y = sum_j w_ij (delta_ij / dist_ij - 1) (y_i - y_j)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pull = np.where(dist > 0, weights * (targets / dist - 1.0), 0.0)
-        contribution = pull[:, None] * (Y[rows] - Y[cols])
-        step = solve(np.column_stack([np.bincount(rows, contribution[:, m], minlength=T) for m in range(Y.shape[1])]))
-        # the over-relaxed step (de Leeuw and Heiser) converges about twice as fast; the plain one always lowers the stress
-        candidate = Y + relaxation * step
-        new_dist, new_stress = stress_of(candidate)
-        if new_stress > stress:
-            candidate = Y + step
-            new_dist, new_stress = stress_of(candidate)
-        converged = stress - new_stress <= tol * stress
-        Y, dist, stress = candidate, new_dist, new_stress
-        if converged: break
-    return Y
-
-# %% ../nbs/error.ipynb #c017
-def refine_new_points(points, # (n, M) starting positions of new points, e.g. from `estimator.triangulate`
-                      embedding, # (T, M) fitted embedding, held fixed
-                      neighbours, # (n, k) indices of the fitted points each new point is fitted to
-                      correlations, # (n, k) their correlations with the new point (entries <= 0 are ignored)
-                      kernel="squared_exponential", # kernel name or instance
-                      max_iter:int=50, # most majorization steps
-                      tol:float=1e-9, # stop when no point moves by more than this times the embedding's spread
-                     ): # (n, M) refined positions
-    "The same weighted stress for new points, each fitted to its trusted fitted points, which stay where they are."
-    x = np.array(points, dtype=np.float64)
-    anchors = np.asarray(embedding, dtype=np.float64)[neighbours]
-    targets, weights = stress_weights(correlations, kernel)
-    # the cap on duplicates' weights is set per point, again so that points do not depend on each other
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # rows without a usable correlation have no median
-        typical = np.nanmedian(np.where(weights > 0, weights, np.nan), axis=1, keepdims=True)
-    weights = np.minimum(weights, 1e6 * np.nan_to_num(typical))
-    total = weights.sum(axis=1, keepdims=True)
-    scale = np.std(embedding) + np.finfo(float).tiny
-    # each point stops on its own, so a point's result does not depend on which other points are transformed with it
-    active = np.flatnonzero(total[:, 0] > 0)
-    for _ in range(max_iter):
-        if active.size == 0: break
-        # with the anchors fixed, the Guttman transform of one point is a weighted mean of where each anchor "wants" it
-        offset = x[active, None, :] - anchors[active]
-        dist = np.linalg.norm(offset, axis=2)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(dist > 0, targets[active] / dist, 0.0)
-        wanted = np.sum(weights[active, :, None] * (anchors[active] + ratio[..., None] * offset), axis=1) / total[active]
-        still_moving = np.max(np.abs(wanted - x[active]), axis=1) > tol * scale
-        x[active] = wanted
-        active = active[still_moving]
-    return x

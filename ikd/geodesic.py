@@ -10,8 +10,10 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components, dijkstra
 
+from .solvers import NewPoints, Solution, Solver
+
 # %% auto #0
-__all__ = ['trusted_edges', 'geodesic_lengths', 'lengths_to_distances', 'geodesic_distances', 'intrinsic_dimension']
+__all__ = ['trusted_edges', 'geodesic_lengths', 'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -107,27 +109,59 @@ def lengths_to_distances(lengths, # path lengths from `geodesic_lengths`
     "Squared distances from path lengths: the squared length, or $f^{-1}$ of the path's covariance product."
     if path == "distance": return lengths ** 2
     # the product path's covariance is exp(-length); inverting in the log domain avoids underflow for long paths
-    unit = kernel.with_variance(1.0)
-    positive = lengths > 0
-    return np.where(positive, unit._distance(np.where(positive, lengths, 1.0)), 0.0)
+    return kernel.with_variance(1.0).inverse_log_ratio(lengths)
 
-def geodesic_distances(S, # (T, T) covariance or correlation
-                       kernel, # `Kernel` with the marginal variance set
-                       graph:str="knn", # "knn" or "threshold"
-                       threshold:float=None, # s0 (correlation scale), for graph="threshold"
-                       n_neighbors:int=None, # k, for graph="knn"
-                       path:str="distance", # "distance" or "product" (the paper)
-                       keep_trusted:bool=False, # give trusted entries their direct estimate instead of the geodesic one
-                      ): # (T, T) finite scaled squared distances
-    "Geodesic estimate of the squared latent distances through the graph of trusted covariances."
-    rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors)
-    D = lengths_to_distances(geodesic_lengths(S, kernel, graph, threshold, n_neighbors, path, (rows, cols)), kernel, path)
-    if keep_trusted:
-        D[rows, cols] = kernel.inverse(np.asarray(S, dtype=np.float64)[rows, cols])
-    np.fill_diagonal(D, 0.0)
-    return D
+# %% ../nbs/geodesic.ipynb #c010
+class GeodesicSolver(Solver):
+    "Distances along shortest paths through the graph of trusted covariances (Sec. 2.4)."
+    def __init__(self, *,
+                 n_neighbors:int|None=None, # trust each point's k strongest correlations (None: 7, when no threshold)
+                 threshold=None, # trust s_ij >= threshold * sigma^2 instead (a number in (0, 1), or "auto")
+                 path:str="auto", # "distance" (sum of edge lengths), "product" (max-product covariance, the paper), or "auto"
+                ):
+        self.n_neighbors, self.threshold, self.path = n_neighbors, threshold, path
 
-# %% ../nbs/geodesic.ipynb #c015
+    @property
+    def graph(self): return "knn" if self.threshold is None else "threshold"
+
+    def solve(self, S, kernel, n_components=None):
+        "Path lengths through the trusted graph, kept for `relate`, and the squared distances they give."
+        if self.path not in ("distance", "product") or self.threshold == "auto" or (self.graph == "knn" and self.n_neighbors is None):
+            raise ValueError("GeodesicSolver needs a resolved path, graph and threshold: resolve 'auto' first "
+                             "(`settings.resolve_settings`, which `IKD` calls)")
+        self.kernel_ = kernel
+        edges = trusted_edges(S, kernel.variance, self.graph, self.threshold, self.n_neighbors)
+        self.path_lengths_ = geodesic_lengths(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
+        D = lengths_to_distances(self.path_lengths_, kernel, self.path)
+        np.fill_diagonal(D, 0.0)
+        return Solution(distances=D, trusted_pairs=edges)
+
+    def _trusted_of_new(self, rho):
+        "For new points' (n, T) correlations: their candidate neighbours (n, k), correlations, and which are trusted."
+        T = rho.shape[1]
+        k = self.n_neighbors if self.graph == "knn" else max(1, int((rho >= self.threshold).sum(axis=1).max()))
+        nearest = np.argpartition(-rho, k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (len(rho), 1))
+        strength = np.take_along_axis(rho, nearest, axis=1)
+        order = np.argsort(-strength, axis=1, kind="stable")
+        nearest, strength = np.take_along_axis(nearest, order, axis=1), np.take_along_axis(strength, order, axis=1)
+        # a threshold graph trusts only entries above s0; a point with none is linked through its strongest covariance,
+        # as disconnected components are in fit
+        trusted = np.ones_like(strength, dtype=bool) if self.graph == "knn" else strength >= self.threshold
+        trusted[:, 0] = True
+        return nearest, strength, trusted
+
+    def relate(self, S_new, embedding=None, for_refinement=False):
+        nearest, strength, trusted = self._trusted_of_new(S_new / self.kernel_.variance)
+        first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path), np.inf)
+        lengths = np.empty((len(nearest), len(self.path_lengths_)))
+        for start in range(0, len(nearest), 256):  # chunks bound the (chunk, k, T) work array
+            block = slice(start, start + 256)
+            lengths[block] = np.min(first_hop[block, :, None] + self.path_lengths_[nearest[block]], axis=1)
+        distances = lengths_to_distances(lengths, self.kernel_, self.path)
+        if not for_refinement: return NewPoints(distances=distances)
+        return NewPoints(distances=distances, neighbours=nearest, correlations=np.where(trusted, strength, 0.0))
+
+# %% ../nbs/geodesic.ipynb #c018
 def intrinsic_dimension(S, # (T, T) covariance or correlation
                         kernel, # `Kernel` with the marginal variance set
                         n_neighbors:int=7, # k: the distances to each point's k most correlated points are used

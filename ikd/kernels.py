@@ -65,12 +65,19 @@ class Kernel:
         k, restore = _as_float(k)
         with np.errstate(divide='ignore', invalid='ignore'):
             L = np.log(self.variance) - np.log(k)
-        inside = np.isfinite(L) & (L > 0)
-        # Whole-array arithmetic with a harmless placeholder is much faster than gathering the inside entries.
-        d = np.where(inside, self._distance(np.where(inside, L, 1.0)), 0.0)
+        d = self.inverse_log_ratio(np.where(np.isfinite(L), L, 0.0))
         d[k <= 0] = np.inf
         d[np.isnan(k)] = np.nan
         return restore(d)
+
+    def inverse_log_ratio(self,
+                          L, # log ratios L = ln(sigma^2 / k), any shape
+                         ): # scaled squared distances f^{-1}(sigma^2 e^{-L}): 0 where L <= 0
+        "The inverse profile in terms of $L = \\ln(\\sigma^2/k)$, for covariances too small to form (e.g. long path products)."
+        L = np.asarray(L, dtype=np.float64)
+        inside = L > 0
+        # Whole-array arithmetic with a harmless placeholder is much faster than gathering the inside entries.
+        return np.where(inside, self._distance(np.where(inside, L, 1.0)), 0.0)
 
     def covariance(self,
                    Z, # latent points, shape (T, M)

@@ -12,7 +12,7 @@ from sklearn.utils.extmath import randomized_svd
 __all__ = ['LANDMARK_RULES', 'farthest_point_landmarks', 'random_landmarks', 'choose_landmarks']
 
 # %% ../nbs/landmarks.ipynb #c007
-def farthest_point_landmarks(rows, # (T, N) standardised rows (unit norm), e.g. from `decompose.covariance_rows`
+def farthest_point_landmarks(rows, # (T, N) standardised rows (unit norm), e.g. from `covariance.covariance_rows`
                              n_landmarks:int, # L
                              random_state=None, # picks the first landmark and seeds the projection (seed 0 when None)
                              n_directions:int|None=64, # measure distances in this many principal directions (None: all N)

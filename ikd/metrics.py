@@ -9,8 +9,10 @@ from sklearn.metrics import r2_score, silhouette_score as _sklearn_silhouette
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
+from .blockwise import rigid_transform
+
 # %% auto #0
-__all__ = ['affine_map', 'affine_r2', 'rigid_transform', 'rigid_align', 'knn_accuracy', 'silhouette']
+__all__ = ['affine_map', 'affine_r2', 'rigid_align', 'knn_accuracy', 'silhouette']
 
 # %% ../nbs/metrics.ipynb #c005
 def _as_points(name, A):
@@ -38,23 +40,13 @@ def affine_r2(estimate, # estimated latent, (T, M_hat)
     return float(r2_score(_as_points("truth", truth), aligned, multioutput="uniform_average"))
 
 # %% ../nbs/metrics.ipynb #c011
-def rigid_transform(source, # points to move, (n, M)
-                    target, # the same points in the target frame, (n, M)
-                   ): # (Q, shift): target ≈ source @ Q + shift, Q orthogonal (M, M)
-    "The least-squares rotation/reflection and translation taking `source` onto `target` (orthogonal Procrustes, by SVD)."
-    source, target = _as_points("source", source), _as_points("target", target)
-    if source.shape != target.shape: raise ValueError(f"source {source.shape} and target {target.shape} differ in shape")
-    source_mean, target_mean = source.mean(0), target.mean(0)
-    U, _, Vt = np.linalg.svd((source - source_mean).T @ (target - target_mean))
-    Q = U @ Vt
-    return Q, target_mean - source_mean @ Q
-
 def rigid_align(source, # points to move, (n, M)
                 target, # the same points in the target frame, (n, M)
                ): # source moved onto target by the best rigid transform
     "`source` rigidly aligned to `target`."
+    source, target = _as_points("source", source), _as_points("target", target)
     Q, shift = rigid_transform(source, target)
-    return np.asarray(source, dtype=np.float64).reshape(len(source), -1) @ Q + shift
+    return source @ Q + shift
 
 # %% ../nbs/metrics.ipynb #c015
 def knn_accuracy(embedding, # (T, M) embedding

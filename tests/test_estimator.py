@@ -54,7 +54,7 @@ def test_bad_input_is_named(gp_data, bad, error, message):
 
 @pytest.mark.parametrize("params, message", [
     ({"n_components": 0}, "n_components"), ({"n_components": 2.5}, "n_components"),
-    ({"solver": "blockwise-ish"}, "solver"), ({"solver": "blockwise", "n_neighbors": 5}, "not n_neighbors"), ({"covariance": "spearman"}, "covariance"),
+    ({"solver": "blockwise-ish"}, "solver"), ({"solver": "blockwise", "n_neighbors": 5}, "no n_neighbors option"), ({"covariance": "spearman"}, "covariance"),
     ({"kernel": "rational_quadratic", "kernel_params": {"alpha": -1}}, "alpha"),
     ({"kernel": "gamma_exponential", "kernel_params": {"gamma": 3}}, "gamma"),
     ({"threshold": 1.5}, "threshold"), ({"n_neighbors": 0}, "n_neighbors"),
@@ -94,7 +94,7 @@ def test_transform_of_training_points_is_the_embedding(gp_data):
 
 def test_precomputed_covariance_matches_data(gp_data):
     X, _ = gp_data
-    from ikd.decompose import sample_covariance
+    from ikd.covariance import sample_covariance
     S = sample_covariance(X)
     np.testing.assert_allclose(IKD(covariance="precomputed").fit_transform(S), IKD().fit_transform(X), atol=1e-8)
 
@@ -113,7 +113,7 @@ def test_gp_benchmark_regression():
     Z = ou_latent(1000, 3, random_state=1)
     X = gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=1)
     model = IKD(n_components=3).fit(X)
-    assert model.path_ == "distance" and model.refined_
+    assert model.solver_.path == "distance" and model.settings_.refine
     assert affine_r2(model.embedding_, Z) > 0.99
     perm = np.random.default_rng(0).permutation(len(X))
     np.testing.assert_allclose(IKD(n_components=3).fit_transform(X[perm]), model.embedding_[perm], atol=1e-6)
@@ -126,8 +126,8 @@ def test_noisy_medium_latent_regression():
     Z = medium_latent()
     X = gp_observations(Z, 1000, lengthscale=0.5, noise=0.5, random_state=0)
     model = IKD(n_components=3).fit(X)
-    assert abs(model.intrinsic_dimension_ - 3) < 0.5
-    assert model.path_ == "distance" and model.refined_
+    assert abs(model.settings_.intrinsic_dimension - 3) < 0.5
+    assert model.solver_.path == "distance" and model.settings_.refine
     assert affine_r2(model.embedding_, Z) > 0.95
 
 
@@ -137,7 +137,7 @@ def test_refinement_on_for_a_latent_of_lower_dimension_than_m():
     seed, against 0.941 unrefined (the rule before refined only when |m - M| <= 1)."""
     X, Z = latent_data("hard", "squared_exponential", 1000, seed=0)
     model = IKD(n_components=3).fit(X)
-    assert model.intrinsic_dimension_ < 2 and model.refined_
+    assert model.settings_.intrinsic_dimension < 2 and model.settings_.refine
     unrefined = IKD(n_components=3, refine=False).fit_transform(X)
     assert affine_r2(model.embedding_, Z) > affine_r2(unrefined, Z) + 0.02
 

@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from ikd import IKD
 from ikd.datasets import gp_observations, ou_latent
-from ikd.decompose import covariance_rows
+from ikd.covariance import covariance_rows
 from ikd.landmarks import farthest_point_landmarks, random_landmarks
 from ikd.metrics import affine_r2
 

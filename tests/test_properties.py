@@ -6,8 +6,9 @@ from hypothesis.extra.numpy import arrays
 from scipy.spatial.distance import cdist
 
 from ikd.datasets import gp_observations, medium_latent
-from ikd.decompose import decompose, sample_covariance
-from ikd.error import refine_embedding, stress_weights
+from ikd.covariance import sample_covariance
+from ikd.decompose import decompose
+from ikd.refine import refine_embedding, stress_weights
 from ikd.geodesic import intrinsic_dimension
 from ikd.gram import gram
 from ikd.kernels import get_kernel
