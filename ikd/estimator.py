@@ -168,6 +168,9 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "Fit IKD to `X`; the embedding is in `embedding_`."
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]: delattr(self, name)
         kernel = get_kernel(self.kernel, **(self.kernel_params or {}))
+        if self.n_landmarks is not None and self.covariance == "precomputed":
+            raise ValueError("n_landmarks needs the data to compute covariances in chunks; it cannot be used with "
+                             "covariance='precomputed'")
         rows = self._validated_rows(X, reset=True)
         T, fitted = len(rows), slice(None)
         if self.n_landmarks is not None:
@@ -227,9 +230,6 @@ def _landmarks(self, rows):
     "The landmark rows (all rows when n_landmarks >= T)."
     if self.n_landmarks < self.n_components + 2:
         raise ValueError(f"n_landmarks must be at least n_components + 2 = {self.n_components + 2}, got {self.n_landmarks}")
-    if self.covariance == "precomputed":
-        raise ValueError("n_landmarks needs the data to compute covariances in chunks; it cannot be used with "
-                         "covariance='precomputed'")
     if self.n_landmarks >= len(rows): return np.arange(len(rows))
     unit = rows if self.covariance == "correlation" else rows / np.linalg.norm(rows, axis=1, keepdims=True)
     return choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)

@@ -65,8 +65,8 @@ def test_landmarks_at_least_t_fit_everything():
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"n_landmarks": 3}, "n_landmarks must be"), ({"n_landmarks": 2.5}, "n_landmarks must be"),
-    ({"landmarks": "kmeans"}, "landmarks must be"),
+    ({"n_landmarks": 3}, "n_landmarks must be"), ({"n_landmarks": 2.5}, "'n_landmarks' parameter of IKD must be"),
+    ({"landmarks": "kmeans"}, "'landmarks' parameter of IKD must be"),
     ({"n_landmarks": 50, "covariance": "precomputed"}, "precomputed"),
 ])
 def test_bad_landmark_parameters(params, message):
