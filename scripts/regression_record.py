@@ -4,6 +4,10 @@
     python scripts/regression_record.py --compare .cache/regression/before.npz   # compare the current ikd with a record
     python scripts/regression_record.py --compare FILE --quick                    # the fast configurations only
 
+The record of the redesign was made from a worktree of commit 6181f6d:
+    git worktree add /tmp/before 6181f6d
+    PYTHONPATH=/tmp/before python scripts/regression_record.py --old-api --record .cache/regression/before.npz
+
 A redesign that must not change results is checked by recording with the old code (a `git worktree` of the old commit
 on PYTHONPATH) and comparing with the new. Every configuration stores the embedding of the fitted rows and, for the
 held-out configurations, the `transform` of held-out rows; the comparison reports the largest absolute difference and the
@@ -36,8 +40,15 @@ SOLVERS = {  # name -> IKD keyword arguments; blockwise covers are chosen throug
 SLOW = {"blockwise-cliques"}  # seconds per fit on these data; left out of --quick
 
 
-def make_model(n_components, solver="auto", cover=None, **params):
+def make_model(n_components, solver="auto", cover=None, old_api=False, **params):
     "An `IKD` for one configuration (the blockwise cover is a parameter of the blockwise solver object)."
+    if old_api:  # before the solver objects (commit 6181f6d): the cover was fixed inside the estimator's module
+        import functools
+        import ikd.blockwise
+        import ikd.estimator
+        cover_of = functools.partial(ikd.blockwise.blockwise_embedding, cover=cover) if cover else ikd.blockwise.blockwise_embedding
+        ikd.estimator.blockwise_embedding = cover_of
+        return IKD(n_components=n_components, solver=solver, **params)
     if cover is not None:
         from ikd.blockwise import BlockwiseSolver
         return IKD(n_components=n_components, solver=BlockwiseSolver(cover=cover), **params)
@@ -70,7 +81,7 @@ def configurations(quick=False):
         yield f"landmarks-{rule}", {"n_landmarks": 300, "landmarks": rule}, False
 
 
-def run(quick=False, verbose=True, only=""):
+def run(quick=False, verbose=True, only="", old_api=False):
     "name -> (array, score) for every dataset and configuration."
     results = {}
     for data_name, (X, M, score) in datasets(quick).items():
@@ -83,7 +94,7 @@ def run(quick=False, verbose=True, only=""):
             start = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                model = make_model(M, **params)
+                model = make_model(M, old_api=old_api, **params)
                 if held_out:
                     model.fit(X[train])
                     U = np.empty((T, M))
@@ -101,11 +112,12 @@ def main(argv=None):
     action.add_argument("--record", type=Path, help="write the embeddings and scores to this .npz file")
     action.add_argument("--compare", type=Path, help="compare with a record made by --record")
     parser.add_argument("--quick", action="store_true", help="only GP seed 0, N = 50, without the clique cover")
+    parser.add_argument("--old-api", action="store_true", help="the ikd on sys.path predates the solver objects")
     parser.add_argument("--only", default="", help="only the configurations whose name contains this")
     parser.add_argument("--tolerance", type=float, default=1e-8, help="largest absolute difference of an embedding")
     parser.add_argument("--score-tolerance", type=float, default=1e-6, help="largest difference of a score")
     args = parser.parse_args(argv)
-    results = run(args.quick, only=args.only)
+    results = run(args.quick, only=args.only, old_api=args.old_api)
     if args.record:
         args.record.parent.mkdir(parents=True, exist_ok=True)
         arrays = {f"{name}|embedding": U for name, (U, _) in results.items()}
