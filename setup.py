@@ -25,6 +25,7 @@ def requirements(key):
 dev_requirements = requirements('dev_requirements')
 baselines = requirements('baselines_requirements')
 vae = requirements('vae_requirements')
+experiments = requirements('experiments_requirements')
 
 setuptools.setup(
     name=cfg['lib_name'],
@@ -39,8 +40,8 @@ setuptools.setup(
     packages=setuptools.find_packages(include=['ikd', 'ikd.*']),
     include_package_data=True,
     install_requires=requirements('requirements'),
-    extras_require={'dev': dev_requirements, 'baselines': baselines, 'vae': vae,
-                    'all': dev_requirements + baselines + vae},
+    extras_require={'dev': dev_requirements, 'baselines': baselines, 'vae': vae, 'experiments': experiments,
+                    'all': dev_requirements + baselines + vae + experiments},
     dependency_links=cfg.get('dep_links', '').split(),
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),

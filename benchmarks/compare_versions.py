@@ -1,10 +1,12 @@
 """Fit times of two versions of ikd side by side, in one run: an earlier commit (a `git worktree`) against this tree.
 
-    python benchmarks/compare_versions.py --before 6181f6d [--repeats 5]
+    python benchmarks/compare_versions.py --before 6181f6d [--repeats 5] [--rounds 5]
 
-Each configuration is timed in a fresh child process per version (the two alternate, so drift in the machine's speed
-affects both alike); a child fits `repeats + 1` times and reports the median of the last `repeats`, so imports and first
-calls are not counted. Prints one row per configuration: the median before, after, and their ratio.
+Each configuration is timed in fresh child processes, one per version and round; the versions alternate within a round
+and swap places from one round to the next (before-after, after-before, ...), so drift in the machine's speed affects
+both alike. A child fits `repeats + 1` times and reports the median of the last `repeats`, so imports and first calls
+are not counted. Prints one row per configuration: the median over rounds before and after, their ratio, and the range
+of the per-round ratios (a ratio whose range straddles 1 is noise).
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,17 +65,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="the earlier commit")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=1, help="alternating before/after child pairs per configuration")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         before = Path(folder) / "before"
         subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True,
                        capture_output=True)
         try:
-            print(f"{'configuration':36s} {'before (s)':>11s} {'after (s)':>10s} {'after/before':>13s}")
+            print(f"{'configuration':36s} {'before (s)':>11s} {'after (s)':>10s} {'after/before':>13s} {'per-round range':>16s}")
             for name, (data, params, timed) in CONFIGURATIONS.items():
-                old = median_time(before, data, params, timed, args.repeats)
-                new = median_time(ROOT, data, params, timed, args.repeats)
-                print(f"{name:36s} {old:11.3f} {new:10.3f} {new / old:13.2f}", flush=True)
+                old, new = [], []
+                for round_ in range(args.rounds):
+                    trees = ((before, old), (ROOT, new)) if round_ % 2 == 0 else ((ROOT, new), (before, old))
+                    for tree, times in trees: times.append(median_time(tree, data, params, timed, args.repeats))
+                ratios = np.array(new) / np.array(old)
+                print(f"{name:36s} {np.median(old):11.3f} {np.median(new):10.3f} {np.median(new) / np.median(old):13.2f} "
+                      f"{ratios.min():7.2f}..{ratios.max():.2f}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, check=True)
 

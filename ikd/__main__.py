@@ -5,13 +5,14 @@
 # %% ../nbs/cli.ipynb #c002
 from __future__ import annotations
 import argparse
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 # %% auto #0
-__all__ = ['load_table', 'run', 'main']
+__all__ = ['EXAMPLES', 'load_table', 'run', 'main']
 
 # %% ../nbs/cli.ipynb #c005
 def load_table(path=None, # .csv or .npy file; None for sklearn's digits
@@ -27,23 +28,40 @@ def load_table(path=None, # .csv or .npy file; None for sklearn's digits
     if not path.exists(): raise FileNotFoundError(f"no data file at {path}")
     y = None
     if path.suffix == ".npy":
-        X = np.load(path)
+        X = np.load(path, allow_pickle=False)
         if labels is not None: y = np.load(labels, allow_pickle=False)
-    elif path.suffix == ".csv":
-        import csv
-        with open(path, newline="") as handle: rows = list(csv.reader(handle))
-        header = rows[0]
-        has_header = any(not _is_number(cell) for cell in header)
-        body = rows[1:] if has_header else rows
-        columns = list(range(len(body[0])))
-        if label_column is not None:
-            index = header.index(label_column) if has_header and label_column in header else int(label_column)
-            y = np.array([row[index] for row in body])
-            columns.remove(index)
-        X = np.array([[float(row[c]) for c in columns] for row in body])
+    elif path.suffix == ".csv": X, y = _read_csv(path, label_column)
     else: raise ValueError(f"data files must be .csv or .npy, got {path.suffix!r}")
+    if X.ndim != 2 or X.size == 0: raise ValueError(f"{path.name} holds no table of points (shape {X.shape})")
     if y is not None and len(y) != len(X): raise ValueError(f"{len(y)} labels for {len(X)} points")
     return X, y, path.stem
+
+def _read_csv(path, label_column):
+    "Data and labels of a .csv file, each problem named with its place in the file."
+    import csv
+    with open(path, newline="") as handle: rows = [row for row in csv.reader(handle) if row]
+    if not rows: raise ValueError(f"{path.name} is empty")
+    has_header = any(not _is_number(cell) for cell in rows[0])
+    header = rows[0] if has_header else [str(i) for i in range(len(rows[0]))]
+    body = rows[1:] if has_header else rows
+    if not body: raise ValueError(f"{path.name} has a header but no data rows")
+    columns, y = list(range(len(header))), None
+    if label_column is not None:
+        if label_column in header: index = header.index(label_column)
+        elif label_column.isdigit() and int(label_column) < len(header): index = int(label_column)
+        else: raise ValueError(f"no label column {label_column!r} in {path.name}; its columns are {', '.join(header)}")
+        y = np.array([row[index] if index < len(row) else "" for row in body])
+        columns.remove(index)
+    values = np.full((len(body), len(columns)), np.nan)
+    for r, row in enumerate(body):
+        if len(row) != len(header): raise ValueError(f"row {r + 1 + has_header} of {path.name} has {len(row)} fields, the header {len(header)}")
+        for k, c in enumerate(columns):
+            if row[c].strip() == "": raise ValueError(f"missing value in row {r + 1 + has_header}, column {header[c]!r} of {path.name}")
+            if not _is_number(row[c]):
+                raise ValueError(f"column {header[c]!r} of {path.name} is not numeric ({row[c]!r} in row {r + 1 + has_header}); "
+                                 "if it holds the classes, name it with --label-column")
+            values[r, k] = float(row[c])
+    return values, y
 
 def _is_number(text):
     try: float(text)
@@ -53,61 +71,116 @@ def _is_number(text):
 # %% ../nbs/cli.ipynb #c008
 def run(X, y=None, # data and optional labels
         n_components:int=2, # latent dimension
-        kernel:str="squared_exponential", # IKD kernel
-        solver:str="auto", # IKD solver
+        ikd_options:dict|None=None, # further `IKD` parameters (kernel, solver, n_neighbors, ...)
         output="ikd_embedding.png", # where to save the scatter plot (None: no plot)
         name:str="data", # data set name for the title
+        baseline:bool=True, # also embed with PCA, for comparison
+        save_embedding=None, # .npy or .csv file for IKD's embedding (None: not saved)
         verbose:bool=True, # print the scores
        ) -> dict: # {method: {"seconds": ..., "knn_accuracy": ...}}
-    "Embed `X` with IKD and PCA, score both by 5-fold 5-NN accuracy when labels are given, and plot the IKD embedding."
+    "Embed `X` with IKD (and PCA), score by 5-fold 5-NN accuracy when labels are given, plot, and save the embedding."
     from sklearn.decomposition import PCA
     from ikd.estimator import IKD
     from ikd.metrics import knn_accuracy
+    if save_embedding is not None and Path(save_embedding).suffix not in (".npy", ".csv"):
+        raise ValueError(f"--save-embedding must name a .npy or .csv file, got {save_embedding}")
+    models = {"IKD": IKD(n_components=n_components, **(ikd_options or {}))}
+    if baseline: models["PCA"] = PCA(n_components=n_components, random_state=0)
     results, embeddings = {}, {}
-    for method, model in (("IKD", IKD(n_components=n_components, kernel=kernel, solver=solver)),
-                          ("PCA", PCA(n_components=n_components, random_state=0))):
+    for method, model in models.items():
         start = time.perf_counter()
         embeddings[method] = model.fit_transform(X)
         results[method] = {"seconds": time.perf_counter() - start}
         if y is not None: results[method]["knn_accuracy"] = knn_accuracy(embeddings[method], y, n_neighbors=5)
+    # only after every fit succeeded is anything written
+    if save_embedding is not None: _save(embeddings["IKD"], save_embedding)
+    if output is not None: _plot(embeddings, results, y, name, output)
     if verbose:
         print(f"{name}: {X.shape[0]} points x {X.shape[1]} features, M = {n_components}")
         for method, scores in results.items():
             accuracy = f"5-fold 5-NN accuracy {scores['knn_accuracy']:.3f}   " if "knn_accuracy" in scores else ""
             print(f"  {method:4s} {accuracy}time {scores['seconds']:.2f} s")
-    if output is not None:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
-        for ax, method in zip(axes, ("IKD", "PCA")):
-            Z = embeddings[method]
-            codes = np.unique(y, return_inverse=True)[1] if y is not None else None
-            ax.scatter(Z[:, 0], Z[:, 1] if Z.shape[1] > 1 else np.zeros(len(Z)), c=codes, cmap="tab10", s=4)
-            title = f"{method} on {name}"
-            if "knn_accuracy" in results[method]: title += f" (5-NN accuracy {results[method]['knn_accuracy']:.3f})"
-            ax.set(title=title, xticks=[], yticks=[])
-        fig.tight_layout()
-        fig.savefig(output, dpi=120)
-        plt.close(fig)
-        if verbose: print(f"  plot saved to {output}")
+        print(f"  IKD settings: {models['IKD'].settings_.describe()}")
+        for kind, path in (("embedding", save_embedding), ("plot", output)):
+            if path is not None: print(f"  {kind} saved to {path}")
     return results
 
+def _save(embedding, path):
+    if Path(path).suffix == ".npy": np.save(path, embedding)
+    else: np.savetxt(path, embedding, delimiter=",", header=",".join(f"ikd{m}" for m in range(embedding.shape[1])), comments="")
+
+def _plot(embeddings, results, y, name, output):
+    "One panel per method, points coloured by class with a legend."
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(embeddings), figsize=(5 * len(embeddings) + 1.5, 4.5), squeeze=False)
+    classes, codes = np.unique(y, return_inverse=True) if y is not None else (None, None)
+    for ax, (method, Z) in zip(axes[0], embeddings.items()):
+        points = ax.scatter(Z[:, 0], Z[:, 1] if Z.shape[1] > 1 else np.zeros(len(Z)), c=codes, cmap="tab10", s=4)
+        title = f"{method} on {name}"
+        if "knn_accuracy" in results[method]: title += f"\n5-NN accuracy {results[method]['knn_accuracy']:.3f}"
+        ax.set(title=title, xticks=[], yticks=[], xlabel="component 1", ylabel="component 2")
+    if classes is not None and len(classes) <= 20:
+        handles = points.legend_elements(num=None)[0]
+        axes[0, -1].legend(handles, [str(c) for c in classes], title="class", loc="center left", bbox_to_anchor=(1, 0.5),
+                           fontsize=8)
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
+
 # %% ../nbs/cli.ipynb #c009
+EXAMPLES = """examples:
+  python -m ikd                                        # sklearn's digits: IKD against PCA, plot in ikd_embedding.png
+  python -m ikd cells.csv --label-column type --n-neighbors 10 --save-embedding cells_ikd.csv --no-baseline
+"""
+
 def main(argv=None):
     "Entry point of `python -m ikd` and the `ikd` console script."
-    parser = argparse.ArgumentParser(prog="ikd", description="Embed a data set with IKD and PCA and compare them.")
+    from ikd.kernels import KERNELS
+    parser = _Parser(prog="ikd", description="Embed a data set with IKD (and PCA) and compare them.", epilog=EXAMPLES,
+                     formatter_class=_HelpFormatter)
     parser.add_argument("path", nargs="?", help=".csv or .npy data file, one point per row (default: sklearn's digits)")
     parser.add_argument("--labels", help=".npy file of labels for a .npy data file")
-    parser.add_argument("--label-column", help="name or index of the label column of a .csv file")
-    parser.add_argument("--n-components", type=int, default=2)
-    parser.add_argument("--kernel", default="squared_exponential")
-    parser.add_argument("--solver", default="auto", choices=["auto", "full", "geodesic", "blockwise"])
+    parser.add_argument("--label-column", help="name or 0-based index of the label column of a .csv file")
+    parser.add_argument("--n-components", type=int, default=2, help="latent dimension M")
+    parser.add_argument("--kernel", default="squared_exponential", choices=sorted(KERNELS), help="kernel")
+    parser.add_argument("--solver", default="auto", choices=["auto", "full", "geodesic", "blockwise"], help="solver")
+    parser.add_argument("--n-neighbors", type=int, help="neighbours of the geodesic graph (default: 7)")
+    parser.add_argument("--path-metric", dest="path_metric", default="auto", choices=["auto", "distance", "product"],
+                        help="geodesic path metric")
+    parser.add_argument("--refine", default="auto", choices=["auto", "true", "false"], help="error-weighted refinement")
+    parser.add_argument("--n-landmarks", type=int, help="fit on this many landmarks, place the rest (default: every point)")
+    parser.add_argument("--random-state", type=int, help="seed of the eigensolver and the landmarks")
+    parser.add_argument("--n-jobs", type=int, help="processes for the shortest paths (-1: every core)")
+    parser.add_argument("--save-embedding", help="save IKD's embedding to this .npy or .csv file")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the PCA comparison")
     parser.add_argument("--output", default="ikd_embedding.png", help="PNG file for the scatter plot")
     args = parser.parse_args(argv)
-    X, y, name = load_table(args.path, args.labels, args.label_column)
-    run(X, y, args.n_components, args.kernel, args.solver, args.output, name)
+    options = {"kernel": args.kernel, "solver": args.solver, "n_neighbors": args.n_neighbors, "path": args.path_metric,
+               "refine": {"auto": "auto", "true": True, "false": False}[args.refine], "n_landmarks": args.n_landmarks,
+               "random_state": args.random_state, "n_jobs": args.n_jobs}
+    try:
+        X, y, name = load_table(args.path, args.labels, args.label_column)
+        run(X, y, args.n_components, options, args.output, name, baseline=not args.no_baseline,
+            save_embedding=args.save_embedding)
+    except (ValueError, TypeError, OSError) as error:  # bad data or parameters: one line, the usage-error status
+        message = " ".join(str(error).split())
+        print(f"ikd: error: {message}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    "Defaults in the option list (where there is one to show), and the examples kept as written."
+    def _get_help_string(self, action):
+        if action.default is None or action.default is False or "default:" in (action.help or ""): return action.help
+        return super()._get_help_string(action)
+
+class _Parser(argparse.ArgumentParser):
+    "argparse's parser, its usage errors in one line."
+    def error(self, message):
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
 
 # %% ../nbs/cli.ipynb #c011
-#| eval: false
-if __name__ == "__main__": main()
+# a notebook kernel runs as __main__ too, but only a script has a __file__
+if __name__ == "__main__" and "__file__" in globals(): main()

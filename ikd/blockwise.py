@@ -10,15 +10,16 @@ import warnings
 import networkx as nx
 import numpy as np
 from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 
-from .decompose import decompose
-from .geodesic import trusted_edges
+from .decompose import decompose, decompose_distances
+from .geodesic import GeodesicSolver, trusted_edges
 from .kernels import get_kernel
 from .solvers import NewPoints, Solution, Solver
 
 # %% auto #0
-__all__ = ['BLOCKWISE_TOLERANCE', 'clique_cover', 'neighbourhood_cover', 'rigid_transform', 'multilaterate',
-           'blockwise_embedding', 'BlockwiseSolver']
+__all__ = ['BLOCKWISE_TOLERANCE', 'BLOCKWISE_MAX_FALLBACK', 'clique_cover', 'neighbourhood_cover', 'rigid_transform',
+           'multilaterate', 'canonical_order', 'blockwise_embedding', 'BlockwiseSolver']
 
 # %% ../nbs/blockwise.ipynb #c005
 def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or dense, symmetric)
@@ -95,6 +96,7 @@ def multilaterate(positions, # (k, M) positions of placed neighbours
 
 # %% ../nbs/blockwise.ipynb #c017
 BLOCKWISE_TOLERANCE = 0.25  # tau for the automatic blockwise threshold; measured above
+BLOCKWISE_MAX_FALLBACK = 0.1  # most of the points the solver may place other than by merged blocks before it refuses
 
 def _merge(cliques, embeddings, T, n_components):
     "Greedy merge of clique embeddings; returns positions (T, M) with NaN for unplaced points."
@@ -131,6 +133,13 @@ def _merge(cliques, embeddings, T, n_components):
     positions[placed] = total[placed] / count[placed, None]
     return positions
 
+def canonical_order(S, # (T, T) covariance
+                   ): # a permutation of 0..T-1
+    "An order of the points that depends on their covariances only, not on the order they are stored in."
+    strongest_first = -np.sort(-S, axis=1)  # each point's covariances as a multiset
+    # summed in sorted order, so the same bits whatever the row order; exact ties are points with identical rows
+    return np.lexsort(((strongest_first ** 2).sum(axis=1), strongest_first.sum(axis=1)))
+
 def blockwise_embedding(S, # (T, T) covariance or correlation
                         n_components:int, # M
                         threshold:float, # s0 on the correlation scale: pairs with s_ij > s0 * sigma^2 are trusted
@@ -138,34 +147,72 @@ def blockwise_embedding(S, # (T, T) covariance or correlation
                         variance:float=None, # sigma^2; default mean of diag(S)
                         reference="min_max", # reference rule inside each clique
                         max_cliques:int=None, # cap on enumerated cliques
-                        max_seconds:float=30.0, # cap on enumeration time
+                        max_seconds:float=10.0, # cap on enumeration time
                         cover:str="cliques", # "cliques" (the paper) or "neighbourhoods" (`neighbourhood_cover`)
                        ): # (T, M) embedding
     "Blockwise IKD: full IKD on a cover of the trusted graph by cliques or neighbourhoods, merged by rigid alignment (Sec. 2.4)."
+    if cover not in ("cliques", "neighbourhoods"): raise ValueError(f"cover must be 'cliques' or 'neighbourhoods', got {cover!r}")
     S = np.asarray(S, dtype=np.float64)
     T, M = S.shape[0], n_components
     variance = float(np.mean(np.diag(S))) if variance is None else variance
+    order = canonical_order(S)
+    S = S[np.ix_(order, order)]
     trusted = S > threshold * variance
     np.fill_diagonal(trusted, False)
-    if cover not in ("cliques", "neighbourhoods"): raise ValueError(f"cover must be 'cliques' or 'neighbourhoods', got {cover!r}")
+    n_parts, labels = connected_components(sparse.csr_matrix(trusted), directed=False)
+    parts = np.split(np.argsort(labels, kind="stable"), np.cumsum(np.bincount(labels))[:-1])
+    positions = np.full((T, M), np.nan)
+    for members in (part for part in parts if part.size >= M + 2):
+        block = np.ix_(members, members)
+        positions[members] = _solve_component(S[block], trusted[block], M, kernel, variance, reference, max_cliques,
+                                              max_seconds, cover)
+    unplaced = np.isnan(positions[:, 0])
+    if unplaced.mean() > BLOCKWISE_MAX_FALLBACK:
+        raise ValueError(f"blockwise IKD places only {T - unplaced.sum()} of {T} points (threshold {threshold:.3g}): the others "
+                         "are in no block that merges with the rest (or in trusted components too small for a block), and "
+                         "multilateration from neighbours is not the blockwise solution. Use solver='geodesic', or a lower "
+                         "threshold.")
+    if n_parts > 1: positions = _lay_out_components(positions, parts, S, kernel, variance, threshold, M)
+    elif unplaced.any():
+        warnings.warn(f"{unplaced.sum()} point(s) were in no mergeable clique and are placed by multilateration from "
+                      "their trusted neighbours", RuntimeWarning, stacklevel=2)
+        positions = _place_leftovers(positions, np.flatnonzero(unplaced), S, variance, trusted, kernel)
+    embedding = np.empty_like(positions)
+    embedding[order] = positions
+    return embedding
+
+def _solve_component(S, trusted, M, kernel, variance, reference, max_cliques, max_seconds, cover):
+    "Blockwise positions of the points of one connected trusted component; NaN where no merged block reaches."
     if cover == "cliques": cliques, _, capped = clique_cover(trusted, M + 2, max_cliques, max_seconds)
     else: (cliques, _), capped = neighbourhood_cover(S, trusted, M + 2), False
     if capped:
-        warnings.warn(f"clique enumeration stopped at its cap after {len(cliques)} kept cliques; uncovered points are placed "
-                      "by multilateration (raise max_cliques / max_seconds, or use solver='geodesic')", RuntimeWarning,
-                      stacklevel=2)
-    if not cliques: raise ValueError(f"no block of {M + 2} or more trusted points at threshold {threshold:.3g}; "
-                                     "lower the threshold or use solver='geodesic'")
+        raise ValueError(f"clique enumeration reached its cap (max_cliques={max_cliques or 50 * len(S)}, max_seconds="
+                         f"{max_seconds}) before it covered a trusted component of {len(S)} points: it has too many maximal "
+                         "cliques. Use cover='neighbourhoods' (bounded time) or solver='geodesic'.")
+    if not cliques: return np.full((len(S), M), np.nan)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # tiny cliques can have fewer than M positive eigenvalues
         embeddings = [decompose(S[np.ix_(c, c)], M, kernel=kernel, reference=reference, variance=variance).embedding
                       for c in cliques]
-    positions = _merge(cliques, embeddings, T, M)
-    unplaced = np.flatnonzero(np.isnan(positions[:, 0]))
-    if unplaced.size:
-        warnings.warn(f"{unplaced.size} point(s) were in no mergeable clique and are placed by multilateration from "
-                      "their trusted neighbours", RuntimeWarning, stacklevel=2)
-        positions = _place_leftovers(positions, unplaced, S, variance, trusted, kernel)
+    return _merge(cliques, embeddings, len(S), M)
+
+def _lay_out_components(positions, parts, S, kernel, variance, threshold, M):
+    "Each component's blockwise solution moved rigidly onto where the geodesic solver lays that component out."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the geodesic solver's own warning about components
+        solver = GeodesicSolver(threshold=threshold, path="distance")
+        layout = decompose_distances(solver.solve(S, get_kernel(kernel).with_variance(variance)).distances, M,
+                                     reference="centroid").embedding
+    for members in parts:
+        placed = members[~np.isnan(positions[members, 0])]
+        if placed.size > M:
+            Q, shift = rigid_transform(positions[placed], layout[placed])
+            positions[placed] = positions[placed] @ Q + shift
+    unplaced = np.isnan(positions[:, 0])
+    positions[unplaced] = layout[unplaced]
+    warnings.warn(f"the trusted graph has {len(parts)} components; each is solved blockwise and moved rigidly to where the "
+                  f"geodesic solver lays it out ({unplaced.sum()} point(s) in no block take the geodesic positions)",
+                  RuntimeWarning, stacklevel=3)
     return positions
 
 def _place_leftovers(positions, unplaced, S, variance, trusted, kernel):
@@ -196,7 +243,7 @@ class BlockwiseSolver(Solver):
                  threshold="auto", # trust s_ij > threshold * sigma^2 (a number in (0, 1), or "auto": `error.choose_threshold`)
                  cover:str="cliques", # "cliques" (the paper) or "neighbourhoods" (`neighbourhood_cover`)
                  max_cliques:int|None=None, # cap on enumerated cliques (default 50 T)
-                 max_seconds:float=30.0, # cap on clique enumeration time
+                 max_seconds:float=10.0, # cap on clique enumeration time
                 ):
         self.threshold, self.cover, self.max_cliques, self.max_seconds = threshold, cover, max_cliques, max_seconds
 
@@ -204,7 +251,7 @@ class BlockwiseSolver(Solver):
         "The glued embedding, and the trusted pairs for the refinement."
         if self.threshold == "auto":
             raise ValueError("BlockwiseSolver needs a resolved threshold: resolve 'auto' first (`settings.resolve_settings`)")
-        self.kernel_ = kernel
+        self.kernel_, self.point_variances_ = kernel, np.diag(S).copy()
         U = blockwise_embedding(S, n_components, self.threshold, kernel=kernel, variance=kernel.variance,
                                 max_cliques=self.max_cliques, max_seconds=self.max_seconds, cover=self.cover)
         return Solution(embedding=U, trusted_pairs=trusted_edges(S, kernel.variance, "threshold", self.threshold))
@@ -212,12 +259,14 @@ class BlockwiseSolver(Solver):
     def relate(self, S_new, embedding, for_refinement=False):
         "Positions of new points by multilateration from their trusted fitted neighbours."
         variance = self.kernel_.variance
+        # the most correlated fitted point (not the largest raw covariance, which favours points of large variance)
+        closest = np.argmax(S_new / np.sqrt(self.point_variances_), axis=1)
         out = np.empty((len(S_new), embedding.shape[1]))
         for i, row in enumerate(S_new):  # O(T) work per point
-            if row.max() >= variance * (1 - 1e-9):  # a copy of a fitted point sits at distance 0 from it
-                out[i] = embedding[np.argmax(row)]
+            if row[closest[i]] >= variance * (1 - 1e-9):  # a copy of a fitted point sits at distance 0 from it
+                out[i] = embedding[closest[i]]
                 continue
             neighbours = np.flatnonzero(row >= self.threshold * variance)
             spot = multilaterate(embedding[neighbours], self.kernel_.inverse(row[neighbours])) if neighbours.size else None
-            out[i] = spot if spot is not None else embedding[np.argmax(row)]
+            out[i] = spot if spot is not None else embedding[closest[i]]
         return NewPoints(positions=out)

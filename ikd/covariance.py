@@ -8,10 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 # %% auto #0
-__all__ = ['COVARIANCES', 'covariance_rows', 'sample_covariance', 'covariance_from_rows', 'check_covariance']
+__all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'COINCIDENT_CORRELATION', 'covariance_rows', 'sample_covariance',
+           'covariance_from_rows', 'check_covariance', 'coincide', 'check_positive_pairs']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
+ROW_BLOCK = 512  # rows per band when a pass over a T x T matrix goes band by band (temporaries ROW_BLOCK x T)
+CONSTANT_TOLERANCE = 64 * np.finfo(float).eps  # a row whose spread is below this fraction of its largest magnitude is constant
 
 def covariance_rows(X, # (T, N) data, rows are points
                     kind:str="correlation", # "correlation" or "covariance"
@@ -22,15 +25,27 @@ def covariance_rows(X, # (T, N) data, rows are points
     if X.shape[1] < 2: raise ValueError(f"X needs at least 2 features to estimate a covariance, got {X.shape[1]}")
     if kind not in ("correlation", "covariance"):
         raise ValueError(f"kind must be 'correlation' or 'covariance', got {kind!r}")
-    centred = X - X.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(centred, axis=1)
-    constant = np.flatnonzero(norms <= 1e-12 * max(1.0, np.abs(X).max()))
+    if not np.all(np.isfinite(X)): raise ValueError("X contains NaN or infinite values")
+    # Each row is first divided by its own largest magnitude, so that neither the mean nor the norm can overflow or
+    # underflow, and constancy is judged on the row's own scale.
+    scale = np.abs(X).max(axis=1, keepdims=True)
+    unit = X / np.where(scale > 0, scale, 1.0)
+    constant = np.flatnonzero(np.ptp(unit, axis=1) <= CONSTANT_TOLERANCE)
     if constant.size:
         # A constant point has zero covariance with everything: no distance to anything can be inferred from it.
         raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); their "
                          "covariance with every other point is 0 and their correlation undefined. Remove them first.")
-    if kind == "correlation": return centred / norms[:, None]
-    return centred / np.sqrt(X.shape[1] - 1)
+    centred = unit - unit.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(centred, axis=1, keepdims=True)
+    if kind == "correlation": return centred / norms
+    with np.errstate(over="ignore", under="ignore"):
+        rows = centred * (scale / np.sqrt(X.shape[1] - 1))
+        variances = np.sum(rows * rows, axis=1)
+    if not np.all(np.isfinite(variances)) or not np.all(variances > 0):
+        bad = np.flatnonzero(~np.isfinite(variances) | ~(variances > 0))
+        raise ValueError(f"the covariance of {bad.size} point(s) (e.g. row {bad[0]}) over- or underflows float64 at this "
+                         "scale; rescale X or use covariance='correlation', which does not depend on scale")
+    return rows
 
 def sample_covariance(X, # (T, N) data, rows are points
                       kind:str="correlation", # "correlation" or "covariance"
@@ -41,15 +56,23 @@ def sample_covariance(X, # (T, N) data, rows are points
 def covariance_from_rows(rows, # output of `covariance_rows`
                          kind:str="correlation", # the kind the rows were made for
                         ): # (T, T) symmetric matrix R R^T (unit diagonal for correlations)
-    "The covariance or correlation matrix of rows prepared by `covariance_rows`."
-    S = rows @ rows.T
+    "The covariance or correlation matrix of rows prepared by `covariance_rows`, exactly symmetric."
+    T = len(rows)
+    S = np.empty((T, T))
+    for start in range(0, T, ROW_BLOCK):  # the lower triangle a band of rows at a time, mirrored into the upper
+        stop = min(start + ROW_BLOCK, T)
+        band = rows[start:stop] @ rows[:stop].T
+        block = band[:, start:stop]
+        band[:, start:stop] = 0.5 * (block + block.T)  # the band's own square, made symmetric
+        S[start:stop, :stop] = band
+        S[:start, start:stop] = band[:, :start].T
     if kind == "correlation": np.fill_diagonal(S, 1.0)
-    return 0.5 * (S + S.T)
+    return S
 
 # %% ../nbs/covariance.ipynb #c009
 def check_covariance(S, # a (T, T) covariance matrix from the user
                     ): # the same matrix as float64, exactly symmetric
-    "A user's covariance matrix, checked: real, square, finite and symmetric."
+    "A user's covariance matrix, checked: real, square, finite, symmetric, positive variances, no |s_ij| above sqrt(s_ii s_jj)."
     S = np.asarray(S)
     if np.iscomplexobj(S): raise TypeError("the covariance matrix must be real, got a complex array")
     S = S.astype(np.float64, copy=False)
@@ -57,4 +80,48 @@ def check_covariance(S, # a (T, T) covariance matrix from the user
     if not np.all(np.isfinite(S)): raise ValueError("the covariance matrix contains NaN or infinite values")
     scale = max(np.abs(S).max(), np.finfo(float).tiny)
     if np.abs(S - S.T).max() > 1e-8 * scale: raise ValueError("the covariance matrix must be symmetric")
-    return 0.5 * (S + S.T)
+    S = 0.5 * (S + S.T)
+    variances = np.diag(S)
+    if not np.all(variances > 0):
+        bad = np.flatnonzero(~(variances > 0))
+        hint = (" A zero diagonal with positive entries elsewhere looks like a distance matrix: IKD needs covariances "
+                "(a kernel or correlation matrix), not distances." if np.all(variances == 0) and S.max() > 0 else "")
+        raise ValueError(f"the covariance matrix has {bad.size} non-positive diagonal entr{'y' if bad.size == 1 else 'ies'} "
+                         f"(e.g. s[{bad[0]}, {bad[0]}] = {variances[bad[0]]:.3g}); every point's variance must be positive.{hint}")
+    bound = np.sqrt(np.outer(variances, variances))
+    excess = np.abs(S) > bound * (1 + 1e-8)
+    if excess.any():
+        i, j = np.argwhere(excess)[0]
+        raise ValueError(f"|s[{i}, {j}]| = {abs(S[i, j]):.3g} exceeds sqrt(s[{i}, {i}] s[{j}, {j}]) = {bound[i, j]:.3g}; no "
+                         "covariance matrix has such an entry (Cauchy-Schwarz). Is it a distance or similarity matrix?")
+    return S
+
+# %% ../nbs/covariance.ipynb #c012
+COINCIDENT_CORRELATION = 1 - 1e-12  # a pair correlated at least this strongly is one point seen twice
+
+def coincide(S, # (n, T) covariances between points (n = T for a fit)
+             own_variances, # (n,) the row points' own variances s_ii
+             fitted_variances, # (T,) the column points' own variances s_jj
+             variance:float, # the marginal variance sigma^2
+             in_place:bool=False, # change S itself (else a copy, made only if something changes)
+            ): # S with every pair of correlation 1 raised to at least sigma^2
+    "Pairs of correlation 1 become one point: their covariance is raised to $\\hat\\sigma^2$, so $f^{-1}$ puts them at distance 0."
+    out = S if in_place else None
+    own_variances, fitted_variances = np.asarray(own_variances), np.asarray(fitted_variances)
+    for start in range(0, len(S), ROW_BLOCK):  # band by band: no (n, T) mask or bound is formed
+        band = slice(start, start + ROW_BLOCK)
+        bound = COINCIDENT_CORRELATION * np.sqrt(np.outer(own_variances[band], fitted_variances))
+        raise_to_variance = (S[band] >= bound) & (S[band] < variance)
+        if raise_to_variance.any():
+            if out is None: out = S.copy()
+            out[band][raise_to_variance] = variance
+    return S if out is None else out
+
+def check_positive_pairs(S, # (T, T) covariance
+                        ) -> None:
+    "Refuse a covariance in which no two points covary positively: no distance can be inferred from it."
+    # positive entries beyond the diagonal's, counted without forming another T x T float array
+    if np.count_nonzero(S > 0) <= np.count_nonzero(np.diag(S) > 0):
+        raise ValueError("no two points have a positive covariance, so IKD can infer no distance between any of them "
+                         "(f^-1 of a covariance <= 0 is infinite); an identity matrix or one-hot rows of distinct classes "
+                         "look like this")

@@ -12,7 +12,7 @@ from scipy import linalg
 from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.utils import check_random_state
 
-from .covariance import check_covariance
+from .covariance import ROW_BLOCK, check_covariance
 from .gram import gram
 from .kernels import Kernel, get_kernel
 from .reference import choose_reference
@@ -22,19 +22,27 @@ from .solvers import clip_unusable, distances_from_covariance
 __all__ = ['top_eigenpairs', 'Decomposition', 'decompose', 'decompose_distances', 'principal_axes', 'triangulate']
 
 # %% ../nbs/decompose.ipynb #c006
+def _lapack_top(G, n_components):
+    "LAPACK's top-M eigenpairs; the full solver when the subset solver returns fewer pairs (it can, for a repeated eigenvalue)."
+    T = G.shape[0]
+    values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
+    if values.size < n_components:
+        values, vectors = linalg.eigh(G, driver="evd")
+        values, vectors = values[T - n_components:], vectors[:, T - n_components:]
+    return values, vectors
+
 def top_eigenpairs(G, # symmetric (T, T) matrix
                    n_components:int, # M
                    random_state=None, # seed of ARPACK's starting vector
                   ): # (eigenvalues (M,) descending, eigenvectors (T, M) with fixed signs)
     "The `n_components` largest (algebraic) eigenpairs of `G`."
     T = G.shape[0]
-    if T <= 200 or n_components >= T // 2:
-        values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
+    if T <= 200 or n_components >= T // 2: values, vectors = _lapack_top(G, n_components)
     else:
         # A fixed start when no seed is given keeps the default behaviour reproducible too.
         v0 = check_random_state(0 if random_state is None else random_state).uniform(-1, 1, T)
         try: values, vectors = eigsh(G, k=n_components, which="LA", v0=v0)
-        except ArpackError: values, vectors = linalg.eigh(G, subset_by_index=[T - n_components, T - 1])
+        except ArpackError: values, vectors = _lapack_top(G, n_components)
     order = np.argsort(values)[::-1]
     values, vectors = values[order], vectors[:, order]
     signs = np.sign(vectors[np.argmax(np.abs(vectors), axis=0), np.arange(vectors.shape[1])])
@@ -49,6 +57,7 @@ class Decomposition:
     explained_variance_ratio: np.ndarray  # (M,) lambda_m^2 / ||g(D^)||_F^2; their sum is the paper's ratio
     reference_index: object  # index of the reference point, or "centroid"
     variance: float  # the marginal variance sigma^2 used for f^{-1}
+    reference_distances: np.ndarray | None = None  # D[r], or the column means of D for "centroid": what `triangulate` needs
 
 def decompose(S, # (T, T) covariance or correlation matrix between points
               n_components:int, # latent dimension M
@@ -76,19 +85,22 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
                         reference="min_max", # reference rule or index
                         variance:float=1.0, # marginal variance, recorded in the result
                         random_state=None, # seed of the eigensolver's start vector
+                        overwrite:bool=False, # let g(D) take D's memory (D is garbage afterwards)
                        ) -> Decomposition:
     "Steps 3–4 of IKD on an already estimated distance matrix: reference point, $g(\\hat{\\mathbf D})$, top-$M$ eigenpairs."
-    if not np.all(np.isfinite(D)): raise ValueError("the distance matrix must be finite")
+    if not all(np.isfinite(D[start:start + ROW_BLOCK]).all() for start in range(0, len(D), ROW_BLOCK)):
+        raise ValueError("the distance matrix must be finite")
     r = choose_reference(D, reference)
-    G = gram(D, r)
+    reference_distances = D.mean(axis=0) if r == "centroid" else D[r].copy()
+    G = gram(D, r, overwrite=overwrite)
     values, vectors = top_eigenpairs(G, n_components, random_state)
     if values[-1] < 0:
         warnings.warn(f"only {int(np.sum(values > 0))} of the top {n_components} eigenvalues of g(D) are positive; "
                       "the others are set to 0 (Eq. 9 keeps positive eigenvalues only)", RuntimeWarning, stacklevel=2)
-    total = np.sum(G * G)
+    total = np.vdot(G, G)  # the squared Frobenius norm, without forming G * G
     ratio = values ** 2 / total if total > 0 else np.zeros_like(values)
     values = np.clip(values, 0, None)
-    return Decomposition(vectors * np.sqrt(values), values, ratio, r, variance)
+    return Decomposition(vectors * np.sqrt(values), values, ratio, r, variance, reference_distances)
 
 def principal_axes(embedding, # (T, M) an embedding made without an eigendecomposition (e.g. by the blockwise solver)
                    variance:float=1.0, # marginal variance, recorded in the result

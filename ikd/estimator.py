@@ -12,9 +12,10 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .covariance import COVARIANCES, check_covariance, covariance_from_rows, covariance_rows
+from .covariance import (COVARIANCES, check_covariance, check_positive_pairs, coincide, covariance_from_rows,
+                            covariance_rows)
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
-from .kernels import KERNELS, Kernel, get_kernel
+from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import LANDMARK_RULES, choose_landmarks
 from .reference import REFERENCE_RULES
 from .refine import refine_embedding, refine_new_points
@@ -32,29 +33,26 @@ TRANSFORM_CHUNK = 4096  # new points placed at a time, which bounds transform's 
 class FittedEmbedding:
     "What placing new points needs from a fit."
     embedding: np.ndarray  # (T, M) embedding of the fitted points (refined if the settings say so)
-    decomposition: Decomposition  # eigenvalues, explained variance and reference of g(D)
-    reference_distances: np.ndarray | None  # D[r], or the column means of D for "centroid"; None for a solver that embeds
+    decomposition: Decomposition  # eigenvalues, explained variance, reference of g(D) and the distances to it
 
 def fit_embedding(S, # (T, T) covariance of the points to fit
                   kernel:Kernel, # the kernel, with the marginal variance set
                   settings:Settings, # from `settings.resolve_settings`
                   n_components:int, # M
                   random_state=None, # seed of the eigensolver's start vector
+                  overwrite:bool=False, # S may be overwritten: a solver that can writes its distances into it
                  ) -> FittedEmbedding:
     "Solver, decomposition and refinement: the embedding of the points of `S`."
-    solution = settings.solver.solve(S, kernel, n_components)
-    if solution.embedding is not None:
-        decomposition, reference_distances = principal_axes(solution.embedding, kernel.variance), None
-    else:
-        D = solution.distances
-        decomposition = decompose_distances(D, n_components, reference=settings.reference, variance=kernel.variance,
-                                            random_state=random_state)
-        r = decomposition.reference_index
-        reference_distances = D.mean(axis=0) if r == "centroid" else D[r]
+    in_place = overwrite and settings.solver.can_overwrite  # then the distances, too, are in S's memory
+    solution = settings.solver.solve(S, kernel, n_components, **({"overwrite": True} if in_place else {}))
+    if solution.embedding is not None: decomposition = principal_axes(solution.embedding, kernel.variance)
+    else: decomposition = decompose_distances(solution.distances, n_components, reference=settings.reference,
+                                              variance=kernel.variance, random_state=random_state, overwrite=in_place)
     embedding = decomposition.embedding
     if settings.refine:
-        embedding = refine_embedding(embedding, S, kernel, kernel.variance, edges=solution.trusted_pairs, max_iter=REFINE_STEPS)
-    return FittedEmbedding(embedding, decomposition, reference_distances)
+        embedding = refine_embedding(embedding, S, kernel, kernel.variance, edges=solution.trusted_pairs, max_iter=REFINE_STEPS,
+                                     pair_covariances=solution.pair_covariances)
+    return FittedEmbedding(embedding, decomposition)
 
 # %% ../nbs/estimator.ipynb #c009
 def place_new_points(S_new, # (n, T) covariances of new points with the fitted points
@@ -66,7 +64,8 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
     "New points placed in a fitted embedding: related by the solver, triangulated, refined like the fit."
     new = solver.relate(S_new, fitted.embedding, for_refinement=refine)
     if new.positions is not None: placed = new.positions
-    else: placed = triangulate(new.distances, fitted.embedding, fitted.reference_distances, fitted.decomposition.reference_index)
+    else: placed = triangulate(new.distances, fitted.embedding, fitted.decomposition.reference_distances,
+                                fitted.decomposition.reference_index)
     if refine and new.neighbours is not None:
         placed = refine_new_points(placed, fitted.embedding, new.neighbours, new.correlations, kernel)
     return placed
@@ -82,7 +81,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     kernel : str or Kernel, default="squared_exponential"
         Kernel name (see `kernels.KERNELS`) or a `Kernel` instance.
     kernel_params : dict, default=None
-        Kernel parameters, e.g. {"alpha": 1.0} or {"nu": 2.5}.
+        Kernel parameters, e.g. {"alpha": 1.0} or {"nu": 2.5}; not "variance", which is estimated from the data.
     solver : {"auto", "full", "geodesic", "blockwise"} or Solver, default="auto"
         From covariances to distances (the `solvers` notebook); "auto" is the geodesic solver.
     reference : {"auto", "min_max", "min_mean", "centroid"} or int, default="auto"
@@ -103,6 +102,8 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Landmark rule: farthest-point sampling or uniform.
     random_state : int, RandomState or None, default=None
         Seed of the eigensolver's start vector and of the landmarks (seed 0 when None).
+    n_jobs : int, default=None
+        Processes for the geodesic solver's shortest paths (None: 1, -1: every core); the result does not depend on it.
 
     Attributes
     ----------
@@ -143,15 +144,16 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
         "landmarks": [StrOptions(set(LANDMARK_RULES))],
         "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
     }
 
     def __init__(self, n_components=2, *, kernel="squared_exponential", kernel_params=None, solver="auto", reference="auto",
                  covariance="correlation", threshold=None, n_neighbors=None, path="auto", refine="auto", n_landmarks=None,
-                 landmarks="farthest", random_state=None):
+                 landmarks="farthest", random_state=None, n_jobs=None):
         self.n_components, self.kernel, self.kernel_params, self.solver = n_components, kernel, kernel_params, solver
         self.reference, self.covariance, self.threshold, self.n_neighbors = reference, covariance, threshold, n_neighbors
         self.path, self.refine, self.n_landmarks, self.landmarks = path, refine, n_landmarks, landmarks
-        self.random_state = random_state
+        self.random_state, self.n_jobs = random_state, n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -167,7 +169,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
            ):
         "Fit IKD to `X`; the embedding is in `embedding_`."
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]: delattr(self, name)
-        kernel = get_kernel(self.kernel, **(self.kernel_params or {}))
+        kernel = self._checked_kernel()
         if self.n_landmarks is not None and self.covariance == "precomputed":
             raise ValueError("n_landmarks needs the data to compute covariances in chunks; it cannot be used with "
                              "covariance='precomputed'")
@@ -179,16 +181,16 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self._train_rows = None if self.covariance == "precomputed" else rows[fitted]
         S = rows if self._train_rows is None else covariance_from_rows(self._train_rows, self.covariance)
         self.variance_ = float(np.mean(np.diag(S)))
-        if not self.variance_ > 0: raise ValueError("the mean variance of the points is 0; the data carry no covariance")
+        S = self._pairs_checked(S)
         self.kernel_ = kernel.with_variance(self.variance_)
         self.settings_ = resolve_settings(
             S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
-            n_neighbors=self.n_neighbors, path=self.path, refine=self.refine,
+            n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
             n_features=None if self.covariance == "precomputed" else self.n_features_in_, n_points=T,
             n_landmarks=self.n_landmarks, landmarks=self.landmarks, random_state=self.random_state,
             covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
         self.solver_ = self.settings_.solver
-        self._fitted = fit_embedding(S, self.kernel_, self.settings_, self.n_components, self.random_state)
+        self._fitted = fit_embedding(S, self.kernel_, self.settings_, self.n_components, self.random_state, overwrite=True)
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
         self.reference_index_ = decomposition.reference_index
@@ -226,6 +228,24 @@ def _validated_rows(self, X, reset):
             raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
     return X if self.covariance == "precomputed" else covariance_rows(X, self.covariance)
 
+def _checked_kernel(self):
+    "The kernel the parameters name, refused if IKD cannot invert it (`kernels.check_invertible`)."
+    for name in ("n_components", "n_neighbors", "n_landmarks", "reference"):
+        if isinstance(getattr(self, name), (bool, np.bool_)):
+            raise TypeError(f"{name} must be an integer, got the boolean {getattr(self, name)!r}")
+    params = dict(self.kernel_params or {})
+    if "variance" in params:
+        raise ValueError("kernel_params cannot set 'variance': IKD estimates the marginal variance from the data (variance_)")
+    return check_invertible(get_kernel(self.kernel, **params))
+
+def _pairs_checked(self, S):
+    "The fitted covariance, refused if no pair covaries positively, its pairs of correlation 1 made one point (in place)."
+    check_positive_pairs(S)
+    own = np.diag(S).copy()
+    coincide(S, own, own, self.variance_, in_place=True)
+    np.fill_diagonal(S, own)
+    return S
+
 def _landmarks(self, rows):
     "The landmark rows (all rows when n_landmarks >= T)."
     if self.n_landmarks < self.n_components + 2:
@@ -240,7 +260,11 @@ def _place_rows(self, rows):
     for start in range(0, len(rows), TRANSFORM_CHUNK):
         chunk = rows[start:start + TRANSFORM_CHUNK]
         S_new = chunk if self._train_rows is None else chunk @ self._train_rows.T
+        if self._train_rows is not None:
+            S_new = coincide(S_new, np.einsum("ij,ij->i", chunk, chunk),
+                             np.einsum("ij,ij->i", self._train_rows, self._train_rows), self.variance_)
         out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, self.solver_, self._fitted, self.settings_.refine, self.kernel_)
     return out
 
-IKD._validated_rows, IKD._landmarks, IKD._place_rows = _validated_rows, _landmarks, _place_rows
+IKD._validated_rows, IKD._checked_kernel, IKD._pairs_checked = _validated_rows, _checked_kernel, _pairs_checked
+IKD._landmarks, IKD._place_rows = _landmarks, _place_rows

@@ -21,8 +21,8 @@ from .metrics import affine_r2, knn_accuracy, silhouette
 
 # %% auto #0
 __all__ = ['GPLVM_MAX_POINTS', 'MAPPINGS', 'LATENTS', 'GENERATING_KERNELS', 'full_mode', 'skipped_methods', 'affordable',
-           'progress', 'run_trials', 'summarize', 'write_csv', 'read_csv', 'synthetic_trial', 'latent_data',
-           'latent_trial', 'load_real', 'real_trial']
+           'run_trials', 'summarize', 'write_csv', 'read_csv', 'synthetic_trial', 'latent_data', 'latent_trial',
+           'load_real', 'real_trial']
 
 # %% ../nbs/experiments.ipynb #c005
 def full_mode() -> bool:
@@ -44,27 +44,16 @@ def affordable(method:str, # a method of `baselines.METHODS`
     "False for a GPLVM fit on more than `GPLVM_MAX_POINTS` points, which a full run leaves out."
     return method != "gplvm" or n_points <= GPLVM_MAX_POINTS
 
-def progress(items, label:str="", verbose:bool=True):
-    "Iterate over `items`, drawing a one-line progress bar with the elapsed time on stderr."
-    items = list(items)
-    start = time.perf_counter()
-    for done, item in enumerate(items):
-        yield item
-        if verbose:
-            filled = int(30 * (done + 1) / len(items))
-            sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done + 1}/{len(items)} "
-                             f"{time.perf_counter() - start:.0f}s")
-            if done + 1 == len(items): sys.stderr.write("\n")
-            sys.stderr.flush()
 
 # %% ../nbs/experiments.ipynb #c007
 def run_trials(experiment:str, # name of the experiment: names its cache file
                trials:list, # one dict of settings per trial, passed to `compute` as keywords
                compute, # function(**settings) -> list of result rows (dicts)
                results_dir="results", # folder holding cache/<experiment>.jsonl
-               verbose:bool=True, # draw a progress bar
+               verbose:bool=True, # draw a progress bar (tqdm; TQDM_DISABLE=1 turns every bar off)
               ) -> list: # all rows, each with its trial's settings
     "Run every trial not yet in the cache, cache it, and return the rows of all trials."
+    from tqdm.auto import tqdm  # the experiments extra
     path = Path(results_dir) / "cache" / f"{experiment}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     done = {}
@@ -77,7 +66,8 @@ def run_trials(experiment:str, # name of the experiment: names its cache file
         if text and not text.endswith("\n"):
             with open(path, "a") as handle: handle.write("\n")  # so the next record starts on a line of its own
     rows = []
-    for settings in progress(trials, experiment, verbose):
+    # `disable` only when asked: passed as False it would override TQDM_DISABLE
+    for settings in tqdm(trials, desc=experiment, **({} if verbose else {"disable": True})):
         key = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:20]
         if key not in done:
             done[key] = compute(**settings)

@@ -4,16 +4,20 @@
 
 # %% ../nbs/geodesic.ipynb #c002
 from __future__ import annotations
+import mmap
+import os
 import warnings
 
 import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components, dijkstra
 
+from .covariance import ROW_BLOCK
 from .solvers import NewPoints, Solution, Solver
 
 # %% auto #0
-__all__ = ['trusted_edges', 'geodesic_lengths', 'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension']
+__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph', 'shortest_paths',
+           'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -23,33 +27,38 @@ def trusted_edges(S, # (T, T) covariance or correlation matrix
                   n_neighbors:int=None, # k, for graph="knn"
                  ): # (rows, cols): the trusted off-diagonal entries, each edge in both directions
     "The entries of `S` that the geodesic solution trusts."
-    S = np.asarray(S, dtype=np.float64)
     T = S.shape[0]
     if graph == "threshold":
         if threshold is None: raise ValueError("graph='threshold' needs a threshold")
-        keep = S >= threshold * variance
-        np.fill_diagonal(keep, False)
-        return np.nonzero(keep)
+        found = [np.nonzero(S[start:start + ROW_BLOCK] >= threshold * variance) for start in range(0, T, ROW_BLOCK)]
+        rows = np.concatenate([r + start for (r, _), start in zip(found, range(0, T, ROW_BLOCK))])
+        cols = np.concatenate([c for _, c in found])
+        return rows[rows != cols], cols[rows != cols]
     if graph != "knn": raise ValueError(f"graph must be 'threshold' or 'knn', got {graph!r}")
     if n_neighbors is None or not 1 <= n_neighbors < T:
         raise ValueError(f"n_neighbors must be between 1 and T - 1 = {T - 1}, got {n_neighbors!r}")
-    # Neighbours are ranked by correlation: ranking raw covariances would make high-variance points everyone's neighbour.
-    diagonal = np.diag(S)
-    if not np.allclose(diagonal, diagonal[0]): S = S / np.sqrt(np.outer(diagonal, diagonal))
-    # take the k + 1 strongest entries of each row, then drop the point itself (or, if it is not among them, the weakest)
-    candidates = np.argpartition(-S, n_neighbors, axis=1)[:, :n_neighbors + 1]
-    index = np.arange(T)[:, None]
-    order = np.argsort(-S[index, candidates], axis=1, kind="stable")
-    candidates = np.take_along_axis(candidates, order, axis=1)
-    drop = np.where((candidates == index).any(axis=1), np.argmax(candidates == index, axis=1), n_neighbors)
-    keep = np.ones(candidates.shape, dtype=bool)
-    keep[np.arange(T), drop] = False
-    cols = candidates[keep]
+    cols = np.concatenate([_strongest_in_rows(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)]).ravel()
     rows = np.repeat(np.arange(T), n_neighbors)
     chosen = sparse.coo_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(T, T)).tocsr()
     chosen = chosen.maximum(chosen.T).tocoo()
     positive = S[chosen.row, chosen.col] > 0
     return chosen.row[positive], chosen.col[positive]
+
+def _strongest_in_rows(S, start, k):
+    "For the rows of one band: the k most correlated other points, strongest first."
+    band = S[start:start + ROW_BLOCK]
+    # Neighbours are ranked by correlation: ranking raw covariances would make high-variance points everyone's neighbour.
+    diagonal = np.diag(S)
+    if not np.allclose(diagonal, diagonal[0]): band = band / np.sqrt(np.outer(diagonal[start:start + len(band)], diagonal))
+    # the k + 1 strongest entries of each row, then the point itself dropped (or, if it is not among them, the weakest)
+    candidates = np.argpartition(-band, k, axis=1)[:, :k + 1]
+    index = np.arange(start, start + len(band))[:, None]
+    order = np.argsort(-np.take_along_axis(band, candidates, axis=1), axis=1, kind="stable")
+    candidates = np.take_along_axis(candidates, order, axis=1)
+    drop = np.where((candidates == index).any(axis=1), np.argmax(candidates == index, axis=1), k)
+    keep = np.ones(candidates.shape, dtype=bool)
+    keep[np.arange(len(band)), drop] = False
+    return candidates[keep].reshape(len(band), k)
 
 # %% ../nbs/geodesic.ipynb #c008
 def _edge_weights(rho, kernel, path):
@@ -59,13 +68,13 @@ def _edge_weights(rho, kernel, path):
     # sparse arithmetic drops stored zeros, which would delete the edge between two identical points
     return np.maximum(weights, 1e-300)
 
-def _strongest_links(rho, labels, n_components):
+def _strongest_links(S, variance, labels, n_components):
     "For every pair of components, the entry (i, j) of largest correlation between them."
-    T = rho.shape[0]
+    T = S.shape[0]
     rows, cols = [], []
-    for c in range(n_components - 1):
+    for c in range(n_components - 1):  # one pass over the members' rows per component
         members = np.flatnonzero(labels == c)
-        block = rho[members]
+        block = S[members] / variance
         best_row = block.argmax(axis=0)
         best_val = block[best_row, np.arange(T)]
         # the strongest column of every later component: sort by (component, -value), take each group's first entry
@@ -75,74 +84,146 @@ def _strongest_links(rho, labels, n_components):
         rows.append(members[best_row[first]]); cols.append(first)
     return np.concatenate(rows), np.concatenate(cols)
 
-def geodesic_lengths(S, # (T, T) covariance or correlation
-                     kernel, # `Kernel` with the marginal variance set
-                     graph:str="knn", # "knn" or "threshold"
-                     threshold:float=None, # s0 (correlation scale), for graph="threshold"
-                     n_neighbors:int=None, # k, for graph="knn"
-                     path:str="distance", # "distance" (sum of edge lengths) or "product" (max-product covariance, the paper)
-                     edges=None, # the output of `trusted_edges` for these settings, if the caller already has it
-                    ): # (T, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
-    "All shortest-path lengths through the graph of trusted covariances, joining components if needed."
+def geodesic_graph(S, # (T, T) covariance or correlation
+                   kernel, # `Kernel` with the marginal variance set
+                   graph:str="knn", # "knn" or "threshold"
+                   threshold:float=None, # s0 (correlation scale), for graph="threshold"
+                   n_neighbors:int=None, # k, for graph="knn"
+                   path:str="distance", # "distance" (sum of edge lengths) or "product" (max-product covariance, the paper)
+                   edges=None, # the output of `trusted_edges` for these settings, if the caller already has it
+                  ): # (T, T) sparse edge weights, every edge stored in both directions
+    "The weighted graph of trusted covariances whose shortest paths IKD measures, its components joined if needed."
     if path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {path!r}")
-    S = np.asarray(S, dtype=np.float64)
     T = S.shape[0]
-    rho = S / kernel.variance
     rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors) if edges is None else edges
-    W = sparse.csr_matrix((_edge_weights(rho[rows, cols], kernel, path), (rows, cols)), shape=(T, T))
+    W = sparse.csr_matrix((_edge_weights(S[rows, cols] / kernel.variance, kernel, path), (rows, cols)), shape=(T, T))
     n_comp, labels = connected_components(W, directed=False)
     if n_comp > 1:
         warnings.warn(f"the trusted graph has {n_comp} connected components; they are joined through their strongest "
                       "cross-component covariances (a larger n_neighbors or a lower threshold avoids this)",
                       RuntimeWarning, stacklevel=2)
-        link_rows, link_cols = _strongest_links(rho, labels, n_comp)
-        weights = _edge_weights(rho[link_rows, link_cols], kernel, path)
+        link_rows, link_cols = _strongest_links(S, kernel.variance, labels, n_comp)
+        weights = _edge_weights(S[link_rows, link_cols] / kernel.variance, kernel, path)
         W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
                                   shape=(T, T))
-    # W holds every edge in both directions, so the directed search gives the same lengths without symmetrising W again
-    return dijkstra(W, directed=True)
+    return W
 
-def lengths_to_distances(lengths, # path lengths from `geodesic_lengths`
+PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver keeps (half of float64's memory)
+MIN_SOURCES = 250  # fewest sources worth a process of their own (a fork costs about as much as Dijkstra from 250)
+
+def shortest_paths(W, # sparse weights from `geodesic_graph`
+                   n_jobs:int|None=None, # processes for the sources (None: 1, -1: every core), scikit-learn's convention
+                   dtype=PATH_DTYPE, # storage type of the result
+                  ): # (T, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
+    "All shortest-path lengths through the trusted graph: Dijkstra from every source, the sources split over processes."
+    T = W.shape[0]
+    workers = _effective_jobs(n_jobs, T)
+    if workers == 1:
+        lengths = np.empty((T, T), dtype=dtype)
+        _fill(lengths, W, np.arange(T))
+        return lengths
+    # Forked children write their rows straight into one shared anonymous mapping, which the result then keeps alive.
+    buffer = mmap.mmap(-1, T * T * np.dtype(dtype).itemsize)
+    lengths = np.frombuffer(buffer, dtype=dtype).reshape(T, T)
+    shares = np.array_split(np.arange(T), workers)
+    children = []
+    for share in shares[1:]:
+        pid = os.fork()
+        if pid == 0:  # the child: its rows, then out at once, without running the parent's cleanup
+            status = 1
+            try: _fill(lengths, W, share); status = 0
+            finally: os._exit(status)
+        children.append(pid)
+    _fill(lengths, W, shares[0])
+    failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
+    if failed: raise RuntimeError(f"{len(failed)} of {workers} shortest-path workers failed; n_jobs=None runs serially")
+    return lengths
+
+def _fill(lengths, W, sources):
+    "Rows `sources` of the path lengths, a band at a time (the float64 band is the only temporary)."
+    for start in range(0, len(sources), ROW_BLOCK):
+        band = sources[start:start + ROW_BLOCK]
+        # W holds every edge in both directions, so the directed search gives the same lengths without symmetrising W
+        lengths[band] = dijkstra(W, directed=True, indices=band)
+
+def _effective_jobs(n_jobs, T):
+    "Worker processes for `n_jobs` (scikit-learn's convention); 1 without `os.fork` (Windows) or for small graphs."
+    if n_jobs is None or T < 2 * MIN_SOURCES or not hasattr(os, "fork"): return 1
+    cores = os.cpu_count() or 1
+    wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs  # -1: every core, -2: all but one, ...
+    return max(1, min(wanted, cores, T // MIN_SOURCES))
+
+def lengths_to_distances(lengths, # path lengths from `shortest_paths`
                          kernel, # the kernel they were measured with
                          path:str="distance", # the path metric they were measured with
-                        ): # scaled squared distances
+                         out=None, # a (T, T) float64 array to write into (e.g. the covariance, when no longer needed)
+                        ): # scaled squared distances, float64
     "Squared distances from path lengths: the squared length, or $f^{-1}$ of the path's covariance product."
-    if path == "distance": return lengths ** 2
-    # the product path's covariance is exp(-length); inverting in the log domain avoids underflow for long paths
-    return kernel.with_variance(1.0).inverse_log_ratio(lengths)
+    out = np.empty(lengths.shape) if out is None else out
+    unit = kernel.with_variance(1.0)
+    for start in range(0, len(lengths), ROW_BLOCK):  # band by band, so that temporaries stay small
+        band = lengths[start:start + ROW_BLOCK].astype(np.float64)
+        # the product path's covariance is exp(-length); inverting in the log domain avoids underflow for long paths
+        out[start:start + ROW_BLOCK] = band ** 2 if path == "distance" else unit.inverse_log_ratio(band)
+    return out
 
 # %% ../nbs/geodesic.ipynb #c010
+DENSE_DEGREE = 100  # trusted edges per point above which a threshold graph is warned about (see below)
+
 class GeodesicSolver(Solver):
     "Distances along shortest paths through the graph of trusted covariances (Sec. 2.4)."
+    can_overwrite = True  # `solve(..., overwrite=True)` writes the distances into S, saving a T x T array
+
     def __init__(self, *,
                  n_neighbors:int|None=None, # trust each point's k strongest correlations (None: 7, when no threshold)
                  threshold=None, # trust s_ij >= threshold * sigma^2 instead (a number in (0, 1), or "auto")
                  path:str="auto", # "distance" (sum of edge lengths), "product" (max-product covariance, the paper), or "auto"
+                 n_jobs:int|None=None, # processes for the shortest paths (None: 1, -1: every core)
                 ):
-        self.n_neighbors, self.threshold, self.path = n_neighbors, threshold, path
+        self.n_neighbors, self.threshold, self.path, self.n_jobs = n_neighbors, threshold, path, n_jobs
 
     @property
     def graph(self): return "knn" if self.threshold is None else "threshold"
 
-    def solve(self, S, kernel, n_components=None):
-        "Path lengths through the trusted graph, kept for `relate`, and the squared distances they give."
+    def solve(self, S, kernel, n_components=None, overwrite:bool=False):
+        "Path lengths through the trusted graph, kept for `relate`, and the squared distances they give (into `S` if `overwrite`)."
         if self.path not in ("distance", "product") or self.threshold == "auto" or (self.graph == "knn" and self.n_neighbors is None):
             raise ValueError("GeodesicSolver needs a resolved path, graph and threshold: resolve 'auto' first "
                              "(`settings.resolve_settings`, which `IKD` calls)")
-        self.kernel_ = kernel
+        self.kernel_, self.point_variances_ = kernel, np.diag(S).copy()
         edges = trusted_edges(S, kernel.variance, self.graph, self.threshold, self.n_neighbors)
-        self.path_lengths_ = geodesic_lengths(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
-        D = lengths_to_distances(self.path_lengths_, kernel, self.path)
+        if self.graph == "threshold" and len(edges[0]) > DENSE_DEGREE * len(S):
+            warnings.warn(f"the threshold graph has {len(edges[0]) / len(S):.0f} trusted edges per point; all shortest paths "
+                          f"cost O(T x edges) and may take minutes (n_neighbors={DENSE_DEGREE // 4} is fast and as accurate, "
+                          "see the settings notebook)", RuntimeWarning, stacklevel=2)
+        self.trusted_graph_ = geodesic_graph(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
+        pair_covariances = S[edges]
+        self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
+        D = lengths_to_distances(self._path_lengths, kernel, self.path, out=S if overwrite else None)
         np.fill_diagonal(D, 0.0)
-        return Solution(distances=D, trusted_pairs=edges)
+        return Solution(distances=D, trusted_pairs=edges, pair_covariances=pair_covariances)
+
+    @property
+    def path_lengths_(self):
+        "(T, T) shortest-path lengths between the fitted points; recomputed from `trusted_graph_` after unpickling."
+        if getattr(self, "_path_lengths", None) is None: self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
+        return self._path_lengths
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_path_lengths", None)  # T x T: a pickle keeps the sparse graph and recomputes the paths on first use
+        return state
 
     def _trusted_of_new(self, rho):
         "For new points' (n, T) correlations: their candidate neighbours (n, k), correlations, and which are trusted."
         T = rho.shape[1]
         k = self.n_neighbors if self.graph == "knn" else max(1, int((rho >= self.threshold).sum(axis=1).max()))
-        nearest = np.argpartition(-rho, k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (len(rho), 1))
+        # ranked as `trusted_edges` ranks a fitted point's neighbours: by correlation, not by raw covariance
+        variances = self.point_variances_ / self.kernel_.variance
+        rank = rho if np.allclose(variances, variances[0]) else rho / np.sqrt(variances)
+        nearest = np.argpartition(-rank, k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (len(rho), 1))
         strength = np.take_along_axis(rho, nearest, axis=1)
-        order = np.argsort(-strength, axis=1, kind="stable")
+        order = np.argsort(-np.take_along_axis(rank, nearest, axis=1), axis=1, kind="stable")
         nearest, strength = np.take_along_axis(nearest, order, axis=1), np.take_along_axis(strength, order, axis=1)
         # a threshold graph trusts only entries above s0; a point with none is linked through its strongest covariance,
         # as disconnected components are in fit
@@ -157,22 +238,30 @@ class GeodesicSolver(Solver):
         for start in range(0, len(nearest), 256):  # chunks bound the (chunk, k, T) work array
             block = slice(start, start + 256)
             lengths[block] = np.min(first_hop[block, :, None] + self.path_lengths_[nearest[block]], axis=1)
+        # a copy of a fitted point (correlation 1, raised to exactly 1 by `covariance.coincide`) is that point: its own
+        # stored paths, not a minimum that float32 rounding of the paths could tip towards a neighbour's
+        copies = np.flatnonzero(strength[:, 0] >= 1.0)
+        lengths[copies] = self.path_lengths_[nearest[copies, 0]]
         distances = lengths_to_distances(lengths, self.kernel_, self.path)
         if not for_refinement: return NewPoints(distances=distances)
         return NewPoints(distances=distances, neighbours=nearest, correlations=np.where(trusted, strength, 0.0))
 
-# %% ../nbs/geodesic.ipynb #c018
+# %% ../nbs/geodesic.ipynb #c020
+def _strongest_correlations(S, start, variance, k):
+    "Each row of one band's k largest correlations with other points, descending."
+    rho = np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64) / variance
+    rho[np.arange(len(rho)), np.arange(start, start + len(rho))] = -np.inf
+    return -np.sort(-np.partition(rho, rho.shape[1] - k, axis=1)[:, rho.shape[1] - k:], axis=1)
+
 def intrinsic_dimension(S, # (T, T) covariance or correlation
                         kernel, # `Kernel` with the marginal variance set
                         n_neighbors:int=7, # k: the distances to each point's k most correlated points are used
                        ) -> float: # the estimated dimension (inf when every neighbour distance is the same)
     "Levina–Bickel maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances."
-    S = np.asarray(S, dtype=np.float64)
     T = S.shape[0]
     if not 2 <= n_neighbors < T: raise ValueError(f"n_neighbors must be between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
-    rho = S / kernel.variance
-    np.fill_diagonal(rho, -np.inf)
-    strongest = -np.sort(-np.partition(rho, T - n_neighbors, axis=1)[:, T - n_neighbors:], axis=1)
+    strongest = np.concatenate([_strongest_correlations(S, start, kernel.variance, n_neighbors)
+                                for start in range(0, T, ROW_BLOCK)])
     squared = kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0))
     squared = squared - squared[:, 0].min()  # the noise floor (see above)
     radii = np.sqrt(squared[squared[:, 0] > 0])  # a point with a neighbour at distance 0 has no finite ratios

@@ -12,15 +12,23 @@ __all__ = ['gram']
 # %% ../nbs/gram.ipynb #c005
 def gram(D, # symmetric (T, T) matrix of squared distances
          reference, # index r of the reference point, or "centroid" for the double-centred form
+         overwrite:bool=False, # write g(D) into D (a float64 array) instead of a new array
         ): # the (T, T) Gram matrix g(D)
     "Inner products of the latent points about `reference`, from their squared distances `D` (Eq. 4)."
     D = np.asarray(D, dtype=np.float64)
     if D.ndim != 2 or D.shape[0] != D.shape[1]: raise ValueError(f"D must be a square matrix, got shape {D.shape}")
     if isinstance(reference, str):
         if reference != "centroid": raise ValueError(f"reference must be an index or 'centroid', got {reference!r}")
-        row_mean = D.mean(axis=1, keepdims=True)
-        col_mean = D.mean(axis=0, keepdims=True)
-        return -0.5 * (D - row_mean - col_mean + row_mean.mean())
-    r = int(reference)
-    if not 0 <= r < D.shape[0]: raise ValueError(f"reference index {r} is outside 0..{D.shape[0] - 1}")
-    return 0.5 * (D[:, [r]] + D[[r], :] - D)
+        row_mean, col_mean = D.mean(axis=1, keepdims=True), D.mean(axis=0, keepdims=True)
+        shift = row_mean.mean()
+    else:
+        r = int(reference)
+        if not 0 <= r < D.shape[0]: raise ValueError(f"reference index {r} is outside 0..{D.shape[0] - 1}")
+        row_mean, col_mean, shift = D[:, [r]].copy(), D[[r], :].copy(), 0.0
+    # in place: each step broadcasts a vector, so no T x T temporary is formed
+    G = D if overwrite else D.copy()
+    G -= row_mean
+    G -= col_mean
+    G += shift
+    G *= -0.5
+    return G

@@ -13,7 +13,8 @@ from scipy import special
 from scipy.spatial.distance import cdist
 
 # %% auto #0
-__all__ = ['KERNELS', 'Kernel', 'SquaredExponential', 'RationalQuadratic', 'GammaExponential', 'Matern', 'get_kernel']
+__all__ = ['MATERN_MAX_NU', 'KERNELS', 'MAX_DYNAMIC_RANGE', 'Kernel', 'SquaredExponential', 'RationalQuadratic',
+           'GammaExponential', 'Matern', 'get_kernel', 'dynamic_range', 'check_invertible']
 
 # %% ../nbs/kernels.ipynb #c005
 def _as_float(x):
@@ -213,6 +214,8 @@ def _matern_interpolate(nu, L):
     return r
 
 # %% ../nbs/kernels.ipynb #c021
+MATERN_MAX_NU = 50  # the largest nu accepted: the inverse is accurate to 1e-10 up to about 80 (measured below)
+
 @dataclass(frozen=True)
 class Matern(Kernel):
     "Matérn kernel, $f(d) = \\sigma^2 \\frac{2^{1-\\nu}}{\\Gamma(\\nu)} r^\\nu K_\\nu(r)$ with $r = \\sqrt{2\\nu d}$."
@@ -220,7 +223,11 @@ class Matern(Kernel):
 
     def __post_init__(self):
         super().__post_init__()
-        _check_positive("nu", self.nu)
+        _check_positive("nu", self.nu, allowed=f"in (0, {MATERN_MAX_NU}]")
+        if self.nu > MATERN_MAX_NU:
+            raise ValueError(f"nu must be a finite number in (0, {MATERN_MAX_NU}], got {self.nu!r}: beyond it the Bessel "
+                             "functions lose the accuracy the inverse needs, and the profile is already within 0.005 of the "
+                             "squared exponential (its nu -> infinity limit); use kernel='squared_exponential'")
 
     def _r(self, d): return np.sqrt(2 * self.nu * d)
     def _log_ratio(self, d): return _matern_log_ratio(self.nu, self._r(d))
@@ -243,7 +250,7 @@ class Matern(Kernel):
         if off_table.any(): r[off_table] = _matern_solve(self.nu, L[off_table])
         return r ** 2 / (2 * self.nu)
 
-# %% ../nbs/kernels.ipynb #c030
+# %% ../nbs/kernels.ipynb #c034
 KERNELS = {"squared_exponential": SquaredExponential, "rational_quadratic": RationalQuadratic,
            "gamma_exponential": GammaExponential, "matern": Matern}
 
@@ -260,3 +267,26 @@ def get_kernel(name, # a kernel name from `KERNELS` or a `Kernel` instance
     unknown = set(params) - fields
     if unknown: raise ValueError(f"kernel {name!r} takes parameters {sorted(fields)}, not {sorted(unknown)}")
     return KERNELS[name](**params)
+
+# %% ../nbs/kernels.ipynb #c037
+MAX_DYNAMIC_RANGE = 1e12  # the largest f^-1(0.001) / f^-1(0.999) IKD accepts: beyond it short distances drown in rounding
+_PARAMETER = {"RationalQuadratic": "alpha", "GammaExponential": "gamma", "Matern": "nu"}
+
+def dynamic_range(kernel:Kernel, # any kernel
+                 ) -> float: # f^-1(0.001) / f^-1(0.999), the spread of distances over correlations IKD meets
+    "How many times longer the kernel's inverse makes a weak (0.001) correlation's distance than a strong (0.999) one's."
+    with np.errstate(all="ignore"):
+        weak, strong = kernel.with_variance(1.0).inverse(np.array([1e-3, 0.999]))
+        return float(weak / strong) if strong > 0 and np.isfinite(weak) else float("inf")
+
+def check_invertible(kernel:Kernel, # the kernel IKD is to invert
+                    ) -> Kernel: # the same kernel
+    "Refuse a kernel whose inverse spans more than `MAX_DYNAMIC_RANGE` between correlations 0.999 and 0.001."
+    spread = dynamic_range(kernel)
+    if not spread <= MAX_DYNAMIC_RANGE:
+        name = _PARAMETER.get(type(kernel).__name__)
+        what = f"{name}={getattr(kernel, name)!r}" if name else repr(kernel)
+        raise ValueError(f"the kernel's inverse with {what} spreads correlations 0.999..0.001 over {spread:.1e}-fold distances "
+                         f"(more than {MAX_DYNAMIC_RANGE:.0e}); no eigendecomposition resolves that in float64. Use a "
+                         "smoother kernel (a larger " + (name or "parameter") + ") or the squared exponential")
+    return kernel

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 # %% auto #0
-__all__ = ['REFERENCE_RULES', 'choose_reference']
+__all__ = ['REFERENCE_RULES', 'TIE_TOLERANCE', 'choose_reference']
 
 # %% ../nbs/reference.ipynb #c005
 REFERENCE_RULES = ("min_max", "min_mean", "centroid")
@@ -27,4 +27,17 @@ def choose_reference(D, # (T, T) matrix of estimated squared distances; +inf mar
     elif rule == "min_mean":
         with np.errstate(invalid="ignore"): score = D.mean(axis=1)
     else: raise ValueError(f"reference must be one of {REFERENCE_RULES} or an integer index, got {rule!r}")
-    return int(np.argmin(score))
+    return _order_free_argmin(D, score)
+
+TIE_TOLERANCE = 1e-12  # scores this close (relatively) are tied: a mean's last bits depend on the order of summation
+
+def _order_free_argmin(D, score):
+    "The row of least score; ties broken by the row's sorted distances, which do not depend on the order of the rows."
+    best = np.min(score)
+    tied = np.flatnonzero(score <= best + TIE_TOLERANCE * abs(best)) if np.isfinite(best) else np.flatnonzero(score == best)
+    if tied.size == 1: return int(tied[0])
+    with np.errstate(invalid="ignore"):
+        rows = np.sort(D[tied], axis=1)  # each tied point's distances as a multiset
+        means = rows.mean(axis=1)  # summed in sorted order: the same bits whatever the row order
+    # least mean first, then the lexicographically least multiset of distances
+    return int(tied[np.lexsort(np.vstack([rows[:, ::-1].T, means]))[0]])

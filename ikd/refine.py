@@ -31,25 +31,30 @@ def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
     return np.sqrt(d), weights
 
 def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` or the geodesic solver
-                     S, # (T, T) covariances (or correlations) the embedding was computed from
+                     S, # (T, T) covariances (or correlations) the embedding was computed from; None with `pair_covariances`
                      kernel="squared_exponential", # kernel name or instance
                      variance:float|None=None, # sigma^2; None: the mean of diag(S)
                      edges=None, # (rows, cols) of the pairs to fit, both directions; None: every pair with s_ij > 0
+                     pair_covariances=None, # S at `edges`, when S itself is gone (a solver wrote its distances into it)
                      max_iter:int=100, # most SMACOF steps
                      tol:float=1e-6, # stop when the relative decrease of the stress is below this
                      relaxation:float=1.9, # over-relaxation of each step, in [1, 2); 1 is plain SMACOF
                     ): # (T, M) refined latent, in the same units as `embedding`
     "Weighted-stress (SMACOF) refinement of an embedding, each distance weighted by its inverse predicted variance ($e_N$)."
     Y = np.array(embedding, dtype=np.float64)
-    S = np.asarray(S, dtype=np.float64)
-    T = S.shape[0]
-    if Y.ndim != 2 or Y.shape[0] != T: raise ValueError(f"embedding must be (T, M) with T = {T}, got shape {Y.shape}")
+    T = len(Y)
+    if pair_covariances is None:
+        S = np.asarray(S, dtype=np.float64)
+        if S.shape != (T, T): raise ValueError(f"embedding must be (T, M) with T = {len(S)}, got shape {Y.shape}")
+    elif edges is None or variance is None: raise ValueError("pair_covariances needs the edges and the variance")
+    if Y.ndim != 2: raise ValueError(f"embedding must be (T, M), got shape {Y.shape}")
     if not 1 <= relaxation < 2: raise ValueError(f"relaxation must be in [1, 2), got {relaxation!r}")
     if edges is None:
         rows, cols = np.nonzero(~np.eye(T, dtype=bool))
     else:
         rows, cols = (np.asarray(e, dtype=np.intp) for e in edges)
-    targets, weights = stress_weights(S[rows, cols] / (np.mean(np.diag(S)) if variance is None else variance), kernel)
+    covariances = S[rows, cols] if pair_covariances is None else np.asarray(pair_covariances, dtype=np.float64)
+    targets, weights = stress_weights(covariances / (np.mean(np.diag(S)) if variance is None else variance), kernel)
     kept = weights > 0
     rows, cols, targets, weights = rows[kept], cols[kept], targets[kept], weights[kept]
     if weights.size == 0: return Y
@@ -60,24 +65,26 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     # V is singular (constants, per connected component, are its null space); a tiny ridge makes it factorable, and
     # solving for the step rather than the new positions keeps each component where it was
     solve = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc()).solve
+    # summing each pair's contribution into its first point is one sparse product with this incidence matrix
+    incidence = sparse.csr_matrix((np.ones(rows.size), (rows, np.arange(rows.size))), shape=(T, rows.size))
     def stress_of(Y):
-        dist = np.linalg.norm(Y[rows] - Y[cols], axis=1)
-        return dist, np.sum(weights * (dist - targets) ** 2)
-    dist, stress = stress_of(Y)
+        offsets = Y[rows] - Y[cols]
+        dist = np.sqrt(np.einsum("ij,ij->i", offsets, offsets))
+        return offsets, dist, np.sum(weights * (dist - targets) ** 2)
+    offsets, dist, stress = stress_of(Y)
     for _ in range(max_iter):
         # Guttman step as an increment: (B(Y) - V) Y = sum_j w_ij (delta_ij / dist_ij - 1) (y_i - y_j)
         with np.errstate(divide="ignore", invalid="ignore"):
             pull = np.where(dist > 0, weights * (targets / dist - 1.0), 0.0)
-        contribution = pull[:, None] * (Y[rows] - Y[cols])
-        step = solve(np.column_stack([np.bincount(rows, contribution[:, m], minlength=T) for m in range(Y.shape[1])]))
+        step = solve(incidence @ (pull[:, None] * offsets))
         # the over-relaxed step (de Leeuw and Heiser) converges about twice as fast; the plain one always lowers the stress
         candidate = Y + relaxation * step
-        new_dist, new_stress = stress_of(candidate)
+        new_offsets, new_dist, new_stress = stress_of(candidate)
         if new_stress > stress:
             candidate = Y + step
-            new_dist, new_stress = stress_of(candidate)
+            new_offsets, new_dist, new_stress = stress_of(candidate)
         converged = stress - new_stress <= tol * stress
-        Y, dist, stress = candidate, new_dist, new_stress
+        Y, offsets, dist, stress = candidate, new_offsets, new_dist, new_stress
         if converged: break
     return Y
 

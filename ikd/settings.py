@@ -54,6 +54,7 @@ def configured_solver(solver="auto", # "auto", a name from `SOLVERS`, or a `Solv
                       n_neighbors:int|None=None, # IKD's graph options, for a named solver
                       threshold=None, # ... a number, "auto" or None
                       path:str="auto", # ... "auto", "distance" or "product"
+                      n_jobs:int|None=None, # processes, for a solver with an `n_jobs` option left at None
                      ) -> Solver: # a fresh solver object with the options moved in
     "The solver object `IKD`'s `solver` and graph options describe."
     given = {"n_neighbors": n_neighbors, "threshold": threshold, "path": path}
@@ -62,7 +63,7 @@ def configured_solver(solver="auto", # "auto", a name from `SOLVERS`, or a `Solv
         if changed:
             raise ValueError(f"{', '.join(changed)} must be set on the solver object, not on IKD, when solver is an object "
                              f"(got solver={solver!r})")
-        return clone(solver)
+        return _with_jobs(clone(solver), n_jobs)
     if n_neighbors is not None and threshold is not None:
         raise ValueError("give either threshold (threshold graph) or n_neighbors (nearest-neighbour graph), not both")
     name = DEFAULT_SOLVER if solver == "auto" else solver
@@ -70,7 +71,12 @@ def configured_solver(solver="auto", # "auto", a name from `SOLVERS`, or a `Solv
     accepted = set(SOLVERS[name]().get_params())
     refused = sorted(set(changed) - accepted)
     if refused: raise ValueError(f"solver={name!r} has no {' or '.join(refused)} option (it uses {sorted(accepted) or 'none'})")
-    return SOLVERS[name](**{key: value for key, value in changed.items() if key in accepted})
+    return _with_jobs(SOLVERS[name](**{key: value for key, value in changed.items() if key in accepted}), n_jobs)
+
+def _with_jobs(solver, n_jobs):
+    "`n_jobs` is a resource, not a modelling choice: it goes to a solver that can use it and is ignored by the others."
+    if n_jobs is not None and solver.get_params().get("n_jobs", 0) is None: solver.set_params(n_jobs=n_jobs)
+    return solver
 
 # %% ../nbs/settings.ipynb #c014
 def _resolved_threshold(threshold, n_features, kernel, tolerance):
@@ -153,6 +159,7 @@ def resolve_settings(S, # (L, L) covariance of the points to fit
                      n_neighbors:int|None=None,
                      path:str="auto",
                      refine="auto",
+                     n_jobs:int|None=None,
                      n_features:int|None=None, # N (None for a precomputed covariance)
                      n_points:int|None=None, # T, all points (default L)
                      n_landmarks:int|None=None, # L of a landmark fit
@@ -161,7 +168,7 @@ def resolve_settings(S, # (L, L) covariance of the points to fit
                      covariance_of=None, # indices -> covariance of those points; needed for a landmark fit's dimension sample
                     ) -> Settings:
     "Rules 1–6: the settings `IKD`'s parameters resolve to on this data."
-    configured = resolve_graph(configured_solver(solver, n_neighbors, threshold, path), S.shape[0], n_features, kernel)
+    configured = resolve_graph(configured_solver(solver, n_neighbors, threshold, path, n_jobs), S.shape[0], n_features, kernel)
     dimension, sample = None, None
     if isinstance(configured, GeodesicSolver):
         sample = dimension_sample(n_points or S.shape[0], n_landmarks, landmarks, random_state)

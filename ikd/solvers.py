@@ -13,7 +13,8 @@ from sklearn.base import BaseEstimator
 from .kernels import Kernel
 
 # %% auto #0
-__all__ = ['Solution', 'NewPoints', 'Solver', 'distances_from_covariance', 'clip_unusable', 'FullSolver']
+__all__ = ['FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'Solution', 'NewPoints', 'Solver', 'distances_from_covariance',
+           'clip_unusable', 'FullSolver']
 
 # %% ../nbs/solvers.ipynb #c005
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class Solution:
     distances: np.ndarray | None = None  # (T, T) finite scaled squared distances with a zero diagonal
     embedding: np.ndarray | None = None  # (T, M) latent estimate, from a solver that embeds directly
     trusted_pairs: tuple | None = None  # (rows, cols) of the pairs the refinement fits, both directions; None: every pair
+    pair_covariances: np.ndarray | None = None  # S at `trusted_pairs`, for a solver that overwrote S
 
 @dataclass(frozen=True)
 class NewPoints:
@@ -34,6 +36,7 @@ class NewPoints:
 class Solver(BaseEstimator):
     "The solver stage of IKD: a covariance matrix to squared latent distances (or an embedding), new points to the fitted ones."
     embeds = False  # True for a solver whose `solve` returns an embedding instead of distances
+    can_overwrite = False  # True for a solver whose `solve` takes `overwrite=True`: S may then hold its distances
 
     def solve(self,
               S, # (T, T) covariance or correlation matrix
@@ -73,15 +76,29 @@ def clip_unusable(D, # (T, T) distances from `distances_from_covariance`, +inf w
     return D
 
 # %% ../nbs/solvers.ipynb #c011
+FULL_REFINE_ANCHORS = 64  # fitted points a new point is refined against by the full solver: its most correlated ones
+FULL_SPREAD_WARNING = 1e4  # largest / median distance above which the full solver warns that a few pairs dominate
+
 class FullSolver(Solver):
     "Algorithm 1 as written: every covariance inverted; entries outside the kernel's range read as the largest distance."
     def solve(self, S, kernel, n_components=None):
         D = clip_unusable(distances_from_covariance(S, kernel))
         self.kernel_, self.max_distance_ = kernel, D.max()
+        # the median from every row of a fixed sample of at most 256 rows: no T x T copy for one number
+        sample = np.unique(np.linspace(0, len(D) - 1, min(len(D), 256)).astype(int))
+        off_diagonal = np.delete(D[sample], sample + len(D) * np.arange(len(sample)))
+        spread = self.max_distance_ / max(np.median(off_diagonal), np.finfo(float).tiny)
+        if spread > FULL_SPREAD_WARNING:
+            warnings.warn(f"the largest distance the full solver inverted is {spread:.1e} times the median one: the kernel's "
+                          "inverse turns a few weak covariances into distances that dominate the embedding and squeeze the "
+                          "rest into a point. solver='geodesic' uses only strong covariances.", RuntimeWarning, stacklevel=3)
         return Solution(distances=D)
 
     def relate(self, S_new, embedding=None, for_refinement=False):
         D = self.kernel_.inverse(S_new)
-        anchors = np.tile(np.arange(S_new.shape[1]), (len(S_new), 1)) if for_refinement else None
-        return NewPoints(distances=np.where(np.isfinite(D), D, self.max_distance_), neighbours=anchors,
-                         correlations=S_new / self.kernel_.variance if for_refinement else None)
+        distances = np.where(np.isfinite(D), D, self.max_distance_)
+        if not for_refinement: return NewPoints(distances=distances)
+        k = min(FULL_REFINE_ANCHORS, S_new.shape[1])
+        anchors = np.argpartition(-S_new, k - 1, axis=1)[:, :k]
+        return NewPoints(distances=distances, neighbours=anchors,
+                         correlations=np.take_along_axis(S_new, anchors, axis=1) / self.kernel_.variance)

@@ -2,7 +2,8 @@
 
 Usage: python scripts/execute_notebooks.py [nbs/NAME.ipynb ...]   (default: every notebook in nbs/)
 
-This is the one way outputs are saved: cells marked `#| eval: false` and the hidden `nbdev_export()` cell are skipped
+This is the one way outputs are saved (with progress bars off, TQDM_DISABLE=1; every old output cleared first): cells
+marked `#| eval: false` and the hidden `nbdev_export()` cell are skipped
 (as nbdev_test does), then `nbdev_clean` normalises the notebooks, so a second run changes nothing but the outputs.
 Set IKD_DATA to the data folder first if a notebook reads real data.
 """
@@ -25,6 +26,9 @@ def skip(cell):
 
 def execute(path):
     nb = read_nb(path)
+    # execnb replaces a cell's outputs only when the cell printed something: clear them all, or stale ones survive
+    for cell in nb.cells:
+        if cell.cell_type == "code": cell.outputs = []
     shell = CaptureShell(path)
     cwd = os.getcwd()
     os.chdir(path.parent)
@@ -34,6 +38,7 @@ def execute(path):
 
 
 def main():
+    os.environ["TQDM_DISABLE"] = "1"  # progress bars are for people watching a run, not for the saved pages
     root = Path(__file__).resolve().parent.parent
     paths = [Path(p).resolve() for p in sys.argv[1:]] or sorted((root / "nbs").glob("*.ipynb"))
     for path in paths:

@@ -55,3 +55,28 @@ def test_module_page_has_api_maths_and_figure(site, tmp_path):
     assert "\\frac{" not in re.sub(r'<annotation[^>]*>.*?</annotation>', "", dom, flags=re.S), "raw TeX left on the page"
     assert re.search(r'<img[^>]+src="data:image/png;base64,', dom), "no figure on the page"
     assert "site_libs/katex/katex.min.js" in dom and "cdn.jsdelivr.net/npm/katex" not in dom
+
+
+PROGRESS_LINE = re.compile(r"\[[#.]{5,}\]\s*\d+/\d+|\d+%\|[^|]*\|\s*\d+/\d+")
+MACHINE_PATH = re.compile(r"(/work/|/home/|/root/|/tmp/|site-packages|\.venv)")
+
+
+def saved_text_outputs(notebook):
+    "(cell number, text) of every saved stream or plain-text output of a notebook."
+    import json
+    for number, cell in enumerate(json.loads(notebook.read_text())["cells"]):
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            # a rich output (a table, a figure) is what the page shows; its plain-text fallback is not
+            text = output.get("text") or ("" if "text/html" in data or "image/png" in data else data.get("text/plain", ""))
+            yield number, "".join(text) if isinstance(text, list) else text
+
+
+@pytest.mark.parametrize("notebook", sorted((ROOT / "nbs").glob("*.ipynb")), ids=lambda path: path.stem)
+def test_saved_outputs_are_for_readers(notebook):
+    "No progress bar, no machine path and no wall of more than 40 lines of raw text in what a page shows."
+    for number, text in saved_text_outputs(notebook):
+        lines = re.split(r"\r\n|\r|\n", text)
+        assert not any(PROGRESS_LINE.search(line) for line in lines), f"cell {number}: a saved progress bar"
+        assert not MACHINE_PATH.search(text), f"cell {number}: a path of the machine it ran on: {MACHINE_PATH.search(text)[0]}"
+        assert len(lines) <= 40, f"cell {number}: {len(lines)} lines of raw output"

@@ -1,0 +1,200 @@
+"""The probe list of issue 17: inputs that gave a silent wrong answer, a crash or a cliff, and what each must give instead.
+
+    python scripts/reliability_probes.py            # the ikd on sys.path; prints one line per probe and the count
+    PYTHONPATH=/tmp/before python scripts/reliability_probes.py   # an older checkout (a `git worktree`), for before/after
+
+A probe passes when it gives what is expected: a correct result (checked by a predicate), a clear `ValueError` or
+`TypeError` whose message contains the expected words, or a warning that names the problem. Anything else (another
+exception, a wrong result, a result without the warning) is counted as going wrong. `tests/test_bad_input.py` holds one
+test per cause; this script is the before/after count.
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+import time
+import warnings
+
+import numpy as np
+from scipy.spatial import procrustes
+from scipy.spatial.distance import cdist, pdist
+from sklearn.datasets import load_digits, make_blobs
+
+from ikd import IKD
+from ikd.covariance import sample_covariance
+from ikd.datasets import gp_observations, ou_latent
+from ikd.metrics import knn_accuracy
+
+RNG = np.random.default_rng(0)
+GP = gp_observations(ou_latent(300, 2, random_state=5), 60, lengthscale=3.0, noise=0.05, random_state=5)
+NOISE = RNG.uniform(size=(300, 5))
+DIGITS, DIGIT_LABELS = load_digits(return_X_y=True)
+BLOBS, BLOB_LABELS = make_blobs(1000, n_features=20, centers=10, random_state=0)
+CORRELATIONS = sample_covariance(GP)
+
+
+def quiet(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
+def order_disparity(make_model, X):
+    "Procrustes disparity between the embedding of X and that of X with its rows permuted (put back in order)."
+    order = np.random.default_rng(1).permutation(len(X))
+    U = quiet(lambda: make_model().fit_transform(X))
+    U_permuted = np.empty_like(U)
+    U_permuted[order] = quiet(lambda: make_model().fit_transform(X[order]))
+    return procrustes(U, U_permuted)[2]
+
+
+def transform_gap(covariance, solver):
+    X = GP * np.random.default_rng(2).uniform(0.5, 2.0, (len(GP), 1))
+    if covariance == "precomputed": X = sample_covariance(X)
+    params = {"threshold": 0.5} if solver == "blockwise" else {}
+    model = IKD(solver=solver, covariance=covariance, refine=False, **params)
+    quiet(lambda: model.fit(X))
+    return np.abs(model.transform(X) - model.embedding_).max() / np.abs(model.embedding_).max()
+
+
+def spread_ratio(U):
+    "Largest over median distance from the centre: huge when a few points dominate the embedding."
+    radius = np.linalg.norm(U - np.median(U, axis=0), axis=1)
+    return radius.max() / max(np.median(radius), 1e-300)
+
+
+def blockwise_cover(cover):
+    try:
+        from ikd.blockwise import BlockwiseSolver
+        return BlockwiseSolver(cover=cover)
+    except ImportError:  # before the solver objects
+        return "blockwise"
+
+
+def error(*words):
+    return ("error", words)
+
+
+def result(predicate):
+    return ("result", predicate)
+
+
+def warned(*words):
+    return ("warning", words)
+
+
+PROBES = [
+    # 1. blockwise at realistic sizes: right, or refused
+    ("blockwise digits: 5-NN >= 0.85 or refused", lambda: knn_accuracy(IKD(solver="blockwise").fit_transform(DIGITS), DIGIT_LABELS),
+     ("result-or-error", (lambda accuracy: accuracy >= 0.85, ("geodesic",)))),
+    ("blockwise digits row order (disparity < 1e-6) or refused", lambda: order_disparity(lambda: IKD(solver="blockwise"), DIGITS),
+     ("result-or-error", (lambda disparity: disparity < 1e-6, ("geodesic",)))),
+    ("blockwise neighbourhoods digits row order", lambda: order_disparity(lambda: IKD(solver=blockwise_cover("neighbourhoods")), DIGITS),
+     result(lambda disparity: disparity < 1e-6)),
+    ("blockwise 10 blobs laid apart (5-NN > 0.95)", lambda: knn_accuracy(IKD(solver="blockwise").fit_transform(BLOBS), BLOB_LABELS),
+     result(lambda accuracy: accuracy > 0.95)),
+    ("blockwise GP row order", lambda: order_disparity(lambda: IKD(solver="blockwise", threshold=0.5), GP),
+     result(lambda disparity: disparity < 1e-6)),
+    # 2. full solver: row order, no positive pair, anti-correlated rows
+    ("full GP row order", lambda: order_disparity(lambda: IKD(solver="full"), GP), result(lambda d: d < 1e-6)),
+    ("full uniform-noise row order", lambda: order_disparity(lambda: IKD(solver="full"), NOISE), result(lambda d: d < 1e-6)),
+    ("full min_mean uniform-noise row order", lambda: order_disparity(lambda: IKD(solver="full", reference="min_mean"), NOISE),
+     result(lambda d: d < 1e-6)),
+    ("full no positive covariance", lambda: IKD(solver="full").fit_transform(np.eye(50)), error("positive covariance")),
+    ("geodesic no positive covariance", lambda: IKD().fit_transform(np.eye(50)), error("positive covariance")),
+    ("full x and -x apart", lambda: IKD(solver="full").fit_transform(np.r_[GP[:100], -GP[:100]]),
+     result(lambda U: np.linalg.norm(U[:100] - U[100:], axis=1).min() > 0.1 * np.median(pdist(U)))),
+    ("geodesic x and -x apart", lambda: IKD().fit_transform(np.r_[GP[:100], -GP[:100]]),
+     result(lambda U: np.linalg.norm(U[:100] - U[100:], axis=1).min() > 0.1 * np.median(pdist(U)))),
+    # 3. degenerate spectra, overflow
+    ("identity 200 x 200", lambda: IKD().fit(np.eye(200)), error("positive covariance")),
+    ("identity full", lambda: IKD(solver="full").fit(np.eye(200)), error("positive covariance")),
+    ("one-hot rows", lambda: IKD().fit_transform(np.eye(10)[RNG.integers(0, 10, 300)]),
+     result(lambda U: np.isfinite(U).all() and np.std(U) > 0)),
+    ("X * 1e154", lambda: IKD().fit_transform(GP * 1e154),
+     result(lambda U: np.allclose(U, quiet(lambda: IKD().fit_transform(GP)), atol=1e-6))),
+    ("X * 1e300", lambda: IKD().fit_transform(GP * 1e300),
+     result(lambda U: np.allclose(U, quiet(lambda: IKD().fit_transform(GP)), atol=1e-6))),
+    ("X * 1e160 with covariances", lambda: IKD(covariance="covariance").fit_transform(GP * 1e160), error("flow")),
+    # 4. transform of the training rows
+    *[(f"transform(X_train) {covariance} {solver}", (lambda c=covariance, s=solver: transform_gap(c, s)),
+       result(lambda gap: gap < 1e-8))
+      for covariance in ("correlation", "covariance", "precomputed") for solver in ("full", "geodesic", "blockwise")],
+    # 5. constancy on each row's scale
+    ("X * 1e-13", lambda: IKD().fit_transform(GP * 1e-13),
+     result(lambda U: np.allclose(U, quiet(lambda: IKD().fit_transform(GP)), atol=1e-6))),
+    ("X * 1e-300", lambda: IKD().fit_transform(GP * 1e-300),
+     result(lambda U: np.allclose(U, quiet(lambda: IKD().fit_transform(GP)), atol=1e-6))),
+    ("a constant row", lambda: IKD().fit(np.vstack([GP, np.full(GP.shape[1], 3.0)])), error("constant")),
+    # 6. kernels whose inverse cannot be used, heavy tails
+    ("full rational quadratic digits", lambda: IKD(solver="full", kernel="rational_quadratic").fit_transform(DIGITS),
+     warned("times the median")),
+    *[(f"kernel {kernel} {params}", (lambda k=kernel, p=params: IKD(solver="full", kernel=k, kernel_params=p).fit_transform(GP)),
+       error(next(iter(params))))
+      for kernel, params in (("rational_quadratic", {"alpha": 1e-3}), ("rational_quadratic", {"alpha": 1e-4}),
+                             ("gamma_exponential", {"gamma": 1e-6}), ("gamma_exponential", {"gamma": 0.01}),
+                             ("matern", {"nu": 200}), ("matern", {"nu": 1000}), ("matern", {"nu": 1e-3}))],
+    ("kernel matern nu 20 works", lambda: IKD(kernel="matern", kernel_params={"nu": 20}).fit_transform(GP),
+     result(lambda U: np.isfinite(U).all() and np.std(U) > 0.1)),
+    # 7. precomputed input, parameters
+    ("precomputed zero diagonal", lambda: IKD(covariance="precomputed").fit(CORRELATIONS - np.eye(len(CORRELATIONS))),
+     error("diagonal")),
+    ("precomputed negative diagonal", lambda: IKD(covariance="precomputed").fit(CORRELATIONS - 2 * np.eye(len(CORRELATIONS))),
+     error("diagonal")),
+    ("precomputed entry above the diagonal's scale",
+     lambda: IKD(covariance="precomputed").fit(np.where(np.eye(300, dtype=bool), 1.0, np.clip(1.5 * CORRELATIONS, -1.5, 1.5))),
+     error("Cauchy-Schwarz")),
+    ("precomputed distance matrix", lambda: IKD(covariance="precomputed").fit(cdist(GP, GP)), error("distance")),
+    ("kernel_params variance", lambda: IKD(kernel_params={"variance": 5}).fit(GP), error("variance")),
+    ("random_state 'abc' at T <= 200", lambda: IKD(random_state="abc").fit(GP[:150]), error("random_state")),
+    ("n_neighbors=True", lambda: IKD(n_neighbors=True).fit(GP), error("n_neighbors")),
+    ("n_components=True", lambda: IKD(n_components=True).fit(GP), error("n_components")),
+    ("n_landmarks=True", lambda: IKD(n_landmarks=True).fit(GP), error("n_landmarks")),
+    # 8. cliffs
+    ("dense threshold graph warned", lambda: IKD(threshold=0.05).fit(GP), warned("edges per point")),
+    ("digits model pickle < 4 MB", lambda: len(pickle.dumps(IKD().fit(DIGITS))), result(lambda size: size < 4e6)),
+    ("full refined transform of 2000 rows < 2 s", lambda: timed_transform(), result(lambda seconds: seconds < 2.0)),
+]
+
+
+def timed_transform():
+    model = quiet(lambda: IKD(solver="full", refine=True).fit(GP))
+    rows = np.tile(GP, (7, 1))[:2000] + np.random.default_rng(3).normal(scale=0.01, size=(2000, GP.shape[1]))
+    start = time.perf_counter()
+    quiet(lambda: model.transform(rows))
+    return time.perf_counter() - start
+
+
+def outcome(probe, expected):
+    "True when the probe gives what is expected, and a short description of what it gave."
+    kind, detail = expected
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try: value = probe()
+        except (ValueError, TypeError) as problem:
+            words = {"error": detail, "warning": detail, "result-or-error": detail[1] if kind == "result-or-error" else ()}.get(kind, ())
+            clear = any(word.lower() in str(problem).lower() for word in words)
+            return clear, f"{type(problem).__name__}: {str(problem)[:90]}"
+        except Exception as problem:  # noqa: BLE001 - a crash is an outcome to count
+            return False, f"crash {type(problem).__name__}: {str(problem)[:90]}"
+    messages = " ".join(str(w.message) for w in caught)
+    if kind == "error": return False, f"no error (returned {type(value).__name__})"
+    if kind == "warning": return any(word in messages for word in detail), "warned" if messages else "no warning"
+    predicate = detail[0] if kind == "result-or-error" else detail
+    good = bool(predicate(value))
+    return good, f"result {value:.3g}" if np.isscalar(value) else ("correct result" if good else "wrong result")
+
+
+def main():
+    failures = 0
+    for name, probe, expected in PROBES:
+        start = time.perf_counter()
+        good, what = outcome(probe, expected)
+        failures += not good
+        print(f"{'ok   ' if good else 'WRONG'} {name:55s} {what}  ({time.perf_counter() - start:.1f} s)", flush=True)
+    print(f"\n{len(PROBES) - failures} of {len(PROBES)} probes behave; {failures} go wrong")
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(1 if main() else 0)
