@@ -12,7 +12,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from .blockwise import rigid_transform
 
 # %% auto #0
-__all__ = ['affine_map', 'affine_r2', 'rigid_align', 'knn_accuracy', 'silhouette']
+__all__ = ['FOLD_SCHEMES', 'affine_map', 'affine_r2', 'rigid_align', 'knn_accuracy', 'silhouette']
 
 # %% ../nbs/metrics.ipynb #c005
 def _as_points(name, A):
@@ -49,17 +49,22 @@ def rigid_align(source, # points to move, (n, M)
     return source @ Q + shift
 
 # %% ../nbs/metrics.ipynb #c015
+FOLD_SCHEMES = ("shuffled", "paper")  # seeded shuffled stratified folds, or the paper authors' unshuffled ones
+
 def knn_accuracy(embedding, # (T, M) embedding
                  labels, # (T,) class labels
                  n_neighbors=5, # k, or a sequence of k values
                  n_folds:int=5, # folds of the stratified cross-validation
-                 random_state:int=0, # seed of the fold shuffling
+                 random_state:int=0, # seed of the fold shuffling (folds="shuffled")
+                 folds:str="shuffled", # "shuffled", or "paper": stratified folds on the stored order, unshuffled
                 ): # mean cross-validated accuracy (a dict {k: accuracy} when several k are given)
     "Cross-validated $k$-NN classification accuracy of `labels` from `embedding`."
     embedding = _as_points("embedding", embedding)
     labels = np.asarray(labels)
     if len(labels) != len(embedding): raise ValueError(f"{len(labels)} labels for {len(embedding)} points")
-    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=random_state)
+    if folds not in FOLD_SCHEMES: raise ValueError(f"folds must be one of {FOLD_SCHEMES}, got {folds!r}")
+    shuffle = folds == "shuffled"
+    folds = StratifiedKFold(n_splits=n_folds, shuffle=shuffle, random_state=random_state if shuffle else None)
     ks = [n_neighbors] if np.isscalar(n_neighbors) else list(n_neighbors)
     scores = {k: float(cross_val_score(KNeighborsClassifier(n_neighbors=k), embedding, labels, cv=folds).mean()) for k in ks}
     return scores[n_neighbors] if np.isscalar(n_neighbors) else scores
