@@ -108,13 +108,17 @@ def coincide(S, # (n, T) covariances between points (n = T for a fit)
     "Pairs of correlation 1 become one point: their covariance is raised to $\\hat\\sigma^2$, so $f^{-1}$ puts them at distance 0."
     out = S if in_place else None
     own_variances, fitted_variances = np.asarray(own_variances), np.asarray(fitted_variances)
+    smallest_fitted = np.sqrt(fitted_variances.min())
     for start in range(0, len(S), ROW_BLOCK):  # band by band: no (n, T) mask or bound is formed
-        band = slice(start, start + ROW_BLOCK)
-        bound = COINCIDENT_CORRELATION * np.sqrt(np.outer(own_variances[band], fitted_variances))
-        raise_to_variance = (S[band] >= bound) & (S[band] < variance)
-        if raise_to_variance.any():
+        band = S[start:start + ROW_BLOCK]
+        own = np.sqrt(own_variances[start:start + ROW_BLOCK])
+        # a cheap first pass against the lowest bound of the band; the exact bound only where it might hold
+        rows, cols = np.nonzero(band >= COINCIDENT_CORRELATION * own.min() * smallest_fitted)
+        same = band[rows, cols] >= COINCIDENT_CORRELATION * own[rows] * np.sqrt(fitted_variances[cols])
+        fix = same & (band[rows, cols] < variance)
+        if fix.any():
             if out is None: out = S.copy()
-            out[band][raise_to_variance] = variance
+            out[start + rows[fix], cols[fix]] = variance
     return S if out is None else out
 
 def check_positive_pairs(S, # (T, T) covariance

@@ -33,11 +33,20 @@ TIE_TOLERANCE = 1e-12  # scores this close (relatively) are tied: a mean's last 
 
 def _order_free_argmin(D, score):
     "The row of least score; ties broken by the row's sorted distances, which do not depend on the order of the rows."
-    best = np.min(score)
-    tied = np.flatnonzero(score <= best + TIE_TOLERANCE * abs(best)) if np.isfinite(best) else np.flatnonzero(score == best)
+    tied = _near_minimum(score)
     if tied.size == 1: return int(tied[0])
     with np.errstate(invalid="ignore"):
-        rows = np.sort(D[tied], axis=1)  # each tied point's distances as a multiset
-        means = rows.mean(axis=1)  # summed in sorted order: the same bits whatever the row order
-    # least mean first, then the lexicographically least multiset of distances
-    return int(tied[np.lexsort(np.vstack([rows[:, ::-1].T, means]))[0]])
+        means = D[tied].mean(axis=1)
+    tied = tied[_near_minimum(means)]  # least mean distance first; only these rows are sorted
+    if tied.size == 1: return int(tied[0])
+    with np.errstate(invalid="ignore"):
+        rows = np.sort(D[tied], axis=1)  # each remaining point's distances as a multiset
+        exact_means = rows.mean(axis=1)  # summed in sorted order: the same bits whatever the row order
+    # least mean, then the lexicographically least multiset of distances
+    return int(tied[np.lexsort(np.vstack([rows[:, ::-1].T, exact_means]))[0]])
+
+def _near_minimum(values):
+    "Indices of the values within `TIE_TOLERANCE` of the least (a sum's last bits depend on the order of summation)."
+    best = np.min(values)
+    if not np.isfinite(best): return np.flatnonzero(values == best)
+    return np.flatnonzero(values <= best + TIE_TOLERANCE * abs(best))
