@@ -25,7 +25,7 @@ from .solvers import Solver
 # %% auto #0
 __all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'FittedEmbedding', 'fit_embedding', 'place_new_points', 'IKD']
 
-# %% ../nbs/estimator.ipynb #c005
+# %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
 TRANSFORM_CHUNK = 4096  # new points placed at a time, which bounds transform's memory
 
@@ -54,7 +54,7 @@ def fit_embedding(S, # (T, T) covariance of the points to fit
                                      pair_covariances=solution.pair_covariances)
     return FittedEmbedding(embedding, decomposition)
 
-# %% ../nbs/estimator.ipynb #c009
+# %% ../nbs/estimator.ipynb #c011
 def place_new_points(S_new, # (n, T) covariances of new points with the fitted points
                      solver:Solver, # the fitted solver
                      fitted:FittedEmbedding, # from `fit_embedding`
@@ -70,7 +70,7 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
         placed = refine_new_points(placed, fitted.embedding, new.neighbours, new.correlations, kernel)
     return placed
 
-# %% ../nbs/estimator.ipynb #c012
+# %% ../nbs/estimator.ipynb #c014
 class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Inverse kernel decomposition: a closed-form GPLVM embedding from one partial eigendecomposition.
 
@@ -216,7 +216,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"precomputed covariances must have one column per fitted point ({fitted}), got {rows.shape[1]}")
         return self._place_rows(rows)
 
-# %% ../nbs/estimator.ipynb #c014
+# %% ../nbs/estimator.ipynb #c016
 def _validated_rows(self, X, reset):
     "Validated input -> its standardised rows (`covariance.covariance_rows`), or the covariance itself if precomputed."
     X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1)

@@ -1,14 +1,22 @@
 """Write README.md from nbs/index.ipynb (what `nbdev_readme` does, without Quarto).
 
 Usage: python scripts/make_readme.py [--check]
-Markdown cells are copied; code cells become ```python blocks followed by their saved text output; cells marked `#| hide`
-and directive lines are left out. With --check, exit 1 if README.md is not what the notebook gives.
+Markdown cells are copied; code cells become ```python blocks followed by their saved text output (a Markdown output is
+copied as Markdown, a figure the cell saved with `savefig("images/...")` becomes a link to that file); cells marked
+`#| hide` and directive lines are left out, and so is the code of cells marked `#| echo: false`. Links to other
+notebooks become links into nbs/. With --check, exit 1 if README.md is not what the notebook gives.
 """
 import json
+import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def relink(markdown):
+    "Links to notebooks and images next to index.ipynb, made relative to the repository root."
+    return re.sub(r"\]\((?!https?:|#|nbs/)([\w./-]+\.(?:ipynb|png))\)", r"](nbs/\1)", markdown)
 
 
 def render(notebook):
@@ -20,12 +28,19 @@ def render(notebook):
         if "#|hide" in directives: continue
         body = "\n".join(line for line in lines if not line.startswith("#|")).strip()
         if cell["cell_type"] == "markdown":
-            parts.append(body)
+            parts.append(relink(body))
             continue
-        parts.append(f"```python\n{body}\n```")
+        if "#|echo:false" not in directives: parts.append(f"```python\n{body}\n```")
+        saved = re.search(r'savefig\("(images/[^"]+)"', source)
+        alt = next((line.split(":", 1)[1].strip() for line in lines if line.replace(" ", "").startswith("#|fig-alt:")), "figure")
         for output in cell.get("outputs", []):
-            text = output.get("text") or output.get("data", {}).get("text/plain")
-            if text: parts.append("    " + "".join(text).rstrip().replace("\n", "\n    "))
+            data = output.get("data", {})
+            if "text/markdown" in data: parts.append(relink("".join(data["text/markdown"]).strip()))
+            elif "image/png" in data:
+                if saved: parts.append(f"![{alt}](nbs/{saved[1]})")
+            else:
+                text = output.get("text") or data.get("text/plain")
+                if text: parts.append("    " + "".join(text).rstrip().replace("\n", "\n    "))
     return "\n\n".join(parts) + "\n"
 
 

@@ -80,3 +80,40 @@ def test_saved_outputs_are_for_readers(notebook):
         assert not any(PROGRESS_LINE.search(line) for line in lines), f"cell {number}: a saved progress bar"
         assert not MACHINE_PATH.search(text), f"cell {number}: a path of the machine it ran on: {MACHINE_PATH.search(text)[0]}"
         assert len(lines) <= 40, f"cell {number}: {len(lines)} lines of raw output"
+
+
+def test_every_figure_has_alt_text_and_no_link_leaves_the_copy(site):
+    "Images carry alt text (a cell's `fig-alt`); no raw Markdown link and no link to the unpublished doc host or repository."
+    for page in sorted(site.glob("*.html")):
+        html = page.read_text()
+        for image in re.findall(r"<img[^>]*>", html):
+            assert re.search(r'alt="[^"]+"', image), f"{page.name}: an image without alt text"
+        text = re.sub(r"<[^>]+>", "", html)
+        assert not re.search(r"\[`[^`]+`\]\(http", text), f"{page.name}: raw Markdown link left in the text"
+        assert "ikd-dev.github.io" not in html and "github.com/ikd-dev" not in html, f"{page.name}: absolute link"
+
+
+def test_getting_started_leads_and_estimator_page_tables_every_parameter(site, tmp_path):
+    sidebar = re.findall(r"^\s*- (\w+)\.ipynb", (ROOT / "nbs/sidebar.yml").read_text(), re.M)
+    assert sidebar[:2] == ["index", "getting_started"]
+    dom = open_page(site, "estimator.html", tmp_path)
+    tables = " ".join(re.findall(r"<table.*?</table>", dom, re.S))
+    from ikd import IKD
+    model = IKD()
+    for name in [*model.get_params(), "embedding_", "settings_", "eigenvalues_"]:
+        assert f"<code>{name}</code>" in tables, f"{name} is missing from the estimator page's tables"
+    start = open_page(site, "getting_started.html", tmp_path)
+    for option in ("solver", "n_neighbors", "path", "refine", "n_landmarks"):
+        assert f"<code>{option}</code>" in start
+    assert "pickle" in start and "transform" in start
+
+
+def test_home_page_shows_results_claims_and_citation(site, tmp_path):
+    dom = open_page(site, "index.html", tmp_path)
+    assert re.search(r"<table.*?best other method.*?</table>", dom, re.S), "headline results table"
+    assert re.search(r"Of the \d+ quantitative claims", dom), "claims summary"
+    assert "@article" in dom and "Apache" in dom
+    assert (ROOT / "LICENSE").read_text().lstrip().startswith("Apache License")
+    readme = (ROOT / "README.md").read_text()
+    assert "](nbs/images/headline.png)" in readme and re.search(r"Of the \d+ quantitative claims", readme)
+    assert not re.search(r"\]\((?!https?:|nbs/|#)[\w-]+\.ipynb\)", readme), "README link that only works inside nbs/"

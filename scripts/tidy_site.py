@@ -1,0 +1,38 @@
+"""Make the built site's links work for a reader of this copy: relative links between pages, no links to hosts that
+serve nothing yet.
+
+Usage: python scripts/tidy_site.py _site
+
+nbdev writes two kinds of absolute links from settings.ini: doc links (`doc_host` + `doc_baseurl`) for names in
+backticks, which inside a signature's comments stay raw Markdown text, and "source" links into `git_url`. The doc
+links become relative HTML links (rendered, also inside signatures); the source links are dropped, since the code is
+in the reader's checkout (`ikd/<module>.py`, generated from the notebook the page shows).
+"""
+import configparser
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tidy(html, site_url, git_url):
+    "The page with doc links made relative and source links removed."
+    name = r"\[`([^`\]]+)`\]\(" + re.escape(site_url) + r"/([\w.-]+\.html(?:#[\w.-]*)?)\)"
+    html = re.sub(name, r'<a href="\2"><code>\1</code></a>', html)  # raw Markdown left in signatures
+    html = re.sub(r'href="' + re.escape(site_url) + r'/([^"]*)"', r'href="\1"', html)
+    return re.sub(r'<p><a href="' + re.escape(git_url) + r'[^"]*"[^>]*>source</a></p>\n?', "", html)
+
+
+def main():
+    site = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_site")
+    settings = configparser.ConfigParser()
+    settings.read(ROOT / "settings.ini")
+    config = settings["DEFAULT"]
+    site_url = config["doc_host"].rstrip("/") + config["doc_baseurl"].rstrip("/")
+    for page in site.glob("*.html"):
+        page.write_text(tidy(page.read_text(), site_url, config["git_url"].rstrip("/")))
+
+
+if __name__ == "__main__":
+    main()
