@@ -136,5 +136,5 @@ def scatter_grid(embeddings:dict, # panel title -> (T, 2) embedding, or None for
     legend_rows = -(-len(classes) // (10 if len(classes) <= 10 else 7))
     if title: fig.suptitle(title, fontsize=13)
     top = 1 - (0.45 if title else 0) / fig.get_figheight()
-    fig.tight_layout(rect=(0, (0.25 + 0.2 * legend_rows) / fig.get_figheight(), 1, top))
+    fig.tight_layout(rect=(0, (0.25 + 0.2 * legend_rows) / fig.get_figheight(), 1, top), w_pad=0.2)  # wide panels
     return fig
