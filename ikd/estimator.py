@@ -10,7 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .covariance import (COVARIANCES, check_covariance, check_positive_pairs, coincide, covariance_from_rows,
                             covariance_rows)
@@ -23,7 +23,8 @@ from .settings import SOLVERS, Settings, resolve_settings
 from .solvers import Solver
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'FittedEmbedding', 'fit_embedding', 'place_new_points', 'IKD']
+__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'FittedEmbedding', 'fit_embedding', 'row_location_and_scale', 'place_new_points',
+           'IKD', 'noise_variance', 'GPDecoder', 'decoder', 'inverse_transform']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -54,7 +55,18 @@ def fit_embedding(S, # (T, T) covariance of the points to fit
                                      pair_covariances=solution.pair_covariances)
     return FittedEmbedding(embedding, decomposition)
 
-# %% ../nbs/estimator.ipynb #c011
+def row_location_and_scale(X, # (T, N) data, rows are points
+                           kind:str="correlation", # "correlation" or "covariance", as in `covariance.covariance_rows`
+                          ): # (location (T,), scale (T,)) with X = location + scale * covariance_rows(X, kind)
+    "What `covariance_rows` removes from each row: its mean, and its norm about the mean (correlation) or sqrt(N - 1)."
+    X = np.asarray(X, dtype=np.float64)
+    location = X.mean(axis=1)
+    if kind == "covariance": return location, np.full(len(X), np.sqrt(X.shape[1] - 1.0))
+    peak = np.abs(X).max(axis=1)
+    peak = np.where(peak > 0, peak, 1.0)  # the row's own scale first, so that the norm cannot overflow
+    return location, peak * np.linalg.norm(X / peak[:, None] - (location / peak)[:, None], axis=1)
+
+# %% ../nbs/estimator.ipynb #c012
 def place_new_points(S_new, # (n, T) covariances of new points with the fitted points
                      solver:Solver, # the fitted solver
                      fitted:FittedEmbedding, # from `fit_embedding`
@@ -70,7 +82,7 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
         placed = refine_new_points(placed, fitted.embedding, new.neighbours, new.correlations, kernel)
     return placed
 
-# %% ../nbs/estimator.ipynb #c014
+# %% ../nbs/estimator.ipynb #c015
 class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Inverse kernel decomposition: a closed-form GPLVM embedding from one partial eigendecomposition.
 
@@ -179,6 +191,9 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             self.landmark_indices_ = self._landmarks(rows)
             fitted = self.landmark_indices_
         self._train_rows = None if self.covariance == "precomputed" else rows[fitted]
+        if self._train_rows is not None:  # what the decoder needs to map rows back to the data's units
+            self._row_location, self._row_scale = self._row_location[fitted], self._row_scale[fitted]
+        self._decoder = None  # built on the first `inverse_transform`
         S = rows if self._train_rows is None else covariance_from_rows(self._train_rows, self.covariance)
         self.variance_ = float(np.mean(np.diag(S)))
         S = self._pairs_checked(S)
@@ -216,7 +231,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"precomputed covariances must have one column per fitted point ({fitted}), got {rows.shape[1]}")
         return self._place_rows(rows)
 
-# %% ../nbs/estimator.ipynb #c016
+# %% ../nbs/estimator.ipynb #c017
 def _validated_rows(self, X, reset):
     "Validated input -> its standardised rows (`covariance.covariance_rows`), or the covariance itself if precomputed."
     X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1)
@@ -226,6 +241,7 @@ def _validated_rows(self, X, reset):
         if self.covariance == "precomputed": return check_covariance(X)
         if X.shape[1] < 2:
             raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
+        if self.covariance != "precomputed": self._row_location, self._row_scale = row_location_and_scale(X, self.covariance)
     return X if self.covariance == "precomputed" else covariance_rows(X, self.covariance)
 
 def _checked_kernel(self):
@@ -268,3 +284,72 @@ def _place_rows(self, rows):
 
 IKD._validated_rows, IKD._checked_kernel, IKD._pairs_checked = _validated_rows, _checked_kernel, _pairs_checked
 IKD._landmarks, IKD._place_rows = _landmarks, _place_rows
+
+# %% ../nbs/estimator.ipynb #c026
+def noise_variance(K, # (T, T) kernel matrix of the fitted points
+                   rows, # (T, N) their standardised rows, with S = rows @ rows.T
+                   eigen=None, # (eigenvalues, eigenvectors) of K, if already computed
+                  ) -> float: # the sigma_n^2 that maximises the GP marginal likelihood of the rows' columns
+    "Noise variance of the GP decoder: the marginal likelihood of the N columns of `rows` under K + sigma_n^2 I, K fixed."
+    from scipy.optimize import minimize_scalar
+    eigenvalues, vectors = eigen if eigen is not None else np.linalg.eigh(K)
+    eigenvalues = np.clip(eigenvalues, 0.0, None)
+    energy = np.sum((vectors.T @ rows) ** 2, axis=1)
+    scale = float(np.mean(np.diag(K)))
+    def negative_log_likelihood(log_noise):
+        total = eigenvalues + np.exp(log_noise)
+        return float(np.sum(np.log(total) + energy / total))
+    best = minimize_scalar(negative_log_likelihood, bounds=(np.log(scale * 1e-8), np.log(scale * 10)), method="bounded",
+                           options={"xatol": 1e-6})
+    return float(np.exp(best.x))
+
+@dataclass
+class GPDecoder:
+    "The GP posterior mean from latent points back to data rows, on the fitted points (or landmarks) as anchors."
+    anchors: np.ndarray  # (T, M) latent positions of the fitted points
+    weights: np.ndarray  # (T, N + 2) (K + sigma_n^2 I)^-1 [rows, location - mean, scale - mean]
+    offsets: np.ndarray  # (N + 2,) prior means: 0 for the rows, the average location and scale
+    kernel: Kernel  # the fitted kernel
+    noise_variance: float  # sigma_n^2, on the scale of the standardised rows
+
+    @classmethod
+    def fit(cls, anchors, kernel, rows, location, scale):
+        "Weights and noise variance from the fitted points' embedding, standardised rows and the statistics removed."
+        K = kernel.covariance(anchors)
+        eigenvalues, vectors = np.linalg.eigh(K)
+        sigma2 = noise_variance(K, rows, (eigenvalues, vectors))
+        offsets = np.r_[np.zeros(rows.shape[1]), location.mean(), scale.mean()]
+        targets = np.c_[rows, location, scale] - offsets
+        weights = vectors @ ((vectors.T @ targets) / (np.clip(eigenvalues, 0.0, None) + sigma2)[:, None])
+        return cls(anchors, weights, offsets, kernel, sigma2)
+
+    def decode(self, Z, # (n, M) latent points
+              ): # (n, N) predicted data rows, in the data's units
+        "Posterior-mean data rows at latent points `Z`, a chunk at a time."
+        out = np.empty((len(Z), self.weights.shape[1] - 2))
+        for start in range(0, len(Z), TRANSFORM_CHUNK):
+            predicted = self.kernel.covariance(Z[start:start + TRANSFORM_CHUNK], self.anchors) @ self.weights + self.offsets
+            out[start:start + TRANSFORM_CHUNK] = predicted[:, -2:-1] + predicted[:, -1:] * predicted[:, :-2]
+        return out
+
+def decoder(self) -> GPDecoder:
+    "The fitted model's GP decoder (built once, on the first call)."
+    check_is_fitted(self)
+    if self._train_rows is None:
+        raise ValueError("inverse_transform needs the data rows, and covariance='precomputed' was fitted on a "
+                         "covariance matrix: there is nothing to decode into")
+    if self._decoder is None:
+        self._decoder = GPDecoder.fit(self._fitted.embedding, self.kernel_, self._train_rows, self._row_location,
+                                      self._row_scale)
+    return self._decoder
+
+def inverse_transform(self, Z, # (n, n_components) latent points
+                     ): # (n, n_features_in_) the GP posterior-mean data rows
+    "Map latent points back to the data space with the GP posterior mean of the fitted model (see `GPDecoder`)."
+    decoder = self.decoder()
+    Z = check_array(Z, dtype=np.float64, input_name="Z")
+    if Z.shape[1] != self.n_components:
+        raise ValueError(f"Z must have n_components = {self.n_components} columns, got {Z.shape[1]}")
+    return decoder.decode(Z)
+
+IKD.decoder, IKD.inverse_transform = decoder, inverse_transform

@@ -185,3 +185,35 @@ def test_out_of_sample_matches_fitting_everything():
     r2_all = affine_r2(IKD(n_components=3).fit_transform(X), Z)
     assert abs(r2_split - r2_all) < 0.02
     assert affine_r2(transformed, Z[held_out]) > 0.95
+
+
+def test_inverse_transform_decodes_in_the_data_units(gp_data):
+    "The GP decoder: shape, data units, a row order that does not matter, landmarks' L x L system, refusals."
+    from sklearn.exceptions import NotFittedError
+    X, _ = gp_data
+    X = 5.0 + 3.0 * X  # an offset and scale of its own, which the decoder must restore
+    model = IKD(n_components=2, random_state=0).fit(X)
+    decoded = model.inverse_transform(model.embedding_)
+    assert decoded.shape == X.shape and decoded.dtype == np.float64
+    assert np.mean((decoded - X) ** 2) < 0.2 * np.var(X)
+    order = np.random.default_rng(1).permutation(len(X))
+    permuted = IKD(n_components=2, random_state=0).fit(X[order])
+    np.testing.assert_allclose(permuted.inverse_transform(permuted.embedding_), decoded[order], atol=1e-6)
+    landmark = IKD(n_components=2, n_landmarks=80, random_state=0).fit(X)
+    assert landmark.decoder().anchors.shape == (80, 2) and landmark.decoder().weights.shape == (80, X.shape[1] + 2)
+    with pytest.raises(ValueError, match="n_components = 2"):
+        model.inverse_transform(np.zeros((3, 5)))
+    with pytest.raises(ValueError, match="NaN"):
+        model.inverse_transform(np.full((1, 2), np.nan))
+    with pytest.raises(NotFittedError):
+        IKD().inverse_transform(np.zeros((1, 2)))
+
+
+def test_inverse_transform_is_deterministic_and_survives_pickling(gp_data):
+    import pickle
+    X, _ = gp_data
+    model = IKD(n_components=3, covariance="covariance", random_state=0).fit(X)
+    grid = np.random.default_rng(0).normal(size=(7, 3))
+    first = model.inverse_transform(grid)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(model)).inverse_transform(grid), first)
+    np.testing.assert_array_equal(IKD(n_components=3, covariance="covariance", random_state=0).fit(X).inverse_transform(grid), first)
