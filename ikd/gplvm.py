@@ -8,6 +8,7 @@ import numpy as np
 
 from .covariance import covariance_rows
 from .estimator import IKD
+from .kernels import SquaredExponential
 
 # %% auto #0
 __all__ = ['gplvm_data', 'gplvm_from_ikd']
@@ -30,7 +31,7 @@ def gplvm_from_ikd(X, # (T, N) data, rows are points
     "A GPy GPLVM (or BayesianGPLVM) whose latent points, kernel and noise start at IKD's solution."
     import GPy
     if model is None: model = IKD(n_components=n_components, random_state=random_state).fit(X)
-    if getattr(model, "kernel_", None) is None or type(model.kernel_).__name__ != "SquaredExponential":
+    if not isinstance(getattr(model, "kernel_", None), SquaredExponential):
         raise ValueError("the warm start needs an IKD fitted with the squared exponential kernel (GPy's RBF)")
     if hasattr(model, "landmark_indices_"):
         raise ValueError("the warm start needs an embedding of every point: fit IKD without n_landmarks")
