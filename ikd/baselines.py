@@ -48,6 +48,10 @@ def _gplvm(X, n_components, random_state, max_iters=1000, **options):
     model.optimize(max_iters=max_iters)
     return np.asarray(model.X.values if hasattr(model.X, "values") else model.X)
 
+def _sne(X, n_components, random_state, **options):
+    from ikd.sne import SNE
+    return SNE(n_components, random_state=random_state, **options).fit_transform(X)
+
 def _ikd(X, n_components, random_state, **options):
     from ikd.estimator import IKD
     return IKD(n_components=n_components, random_state=random_state, **options).fit_transform(X)
@@ -85,7 +89,7 @@ METHODS = {
     "isomap": _sklearn("Isomap", "sklearn.manifold", n_neighbors=5),
     "mds": _sklearn("ClassicalMDS", "sklearn.manifold"),
     "lle": _sklearn("LocallyLinearEmbedding", "sklearn.manifold"),
-    "tsne": _tsne, "umap": _umap, "gplvm": _gplvm, "vae": _vae, "ikd": _ikd,
+    "sne": _sne, "tsne": _tsne, "umap": _umap, "gplvm": _gplvm, "vae": _vae, "ikd": _ikd,
 }
 
 def embed(method:str, # one of `METHODS`

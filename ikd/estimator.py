@@ -23,8 +23,9 @@ from .settings import SOLVERS, Settings, resolve_settings
 from .solvers import Solver
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'FittedEmbedding', 'fit_embedding', 'row_location_and_scale', 'place_new_points',
-           'IKD', 'noise_variance', 'GPDecoder', 'decoder', 'inverse_transform']
+__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'SCORE_MAX_ROWS', 'FittedEmbedding', 'fit_embedding', 'row_location_and_scale',
+           'place_new_points', 'IKD', 'noise_variance', 'GPDecoder', 'decoder', 'inverse_transform', 'model_scale',
+           'gp_log_likelihood', 'score', 'bic', 'aic', 'bic_scorer']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -353,3 +354,67 @@ def inverse_transform(self, Z, # (n, n_components) latent points
     return decoder.decode(Z)
 
 IKD.decoder, IKD.inverse_transform = decoder, inverse_transform
+
+# %% ../nbs/estimator.ipynb #c034
+SCORE_MAX_ROWS = 20_000  # score factors an (n, n) matrix: about 10 s at this size on two cores
+
+def model_scale(n_features:int, # N
+                kind:str="correlation", # "correlation" or "covariance", as in `covariance.covariance_rows`
+               ) -> float: # c^2: the standardised rows times c have features of about the kernel's variance
+    "The squared factor between IKD's standardised rows and the GP's observations: N for correlations, N - 1 otherwise."
+    return float(n_features if kind == "correlation" else n_features - 1)
+
+def gp_log_likelihood(embedding, # (n, M) latent points of the rows
+                      rows, # (n, N) their standardised rows
+                      kernel:Kernel, # the kernel, with the marginal variance set
+                      noise_variance:float, # sigma_n^2
+                      scale:float, # c^2 of `model_scale`
+                     ) -> float: # log p(c * rows | embedding, kernel, noise): the N columns i.i.d. N(0, K + sigma_n^2 I)
+    "The GP log marginal likelihood of the rows' columns under the kernel matrix of their latent points, plus noise."
+    from scipy.linalg import cho_factor, solve_triangular
+    n, N = rows.shape
+    C = kernel.covariance(embedding)
+    C[np.diag_indices_from(C)] += noise_variance
+    factor, _ = cho_factor(C, lower=True, overwrite_a=True, check_finite=False)
+    whitened = solve_triangular(factor, rows, lower=True, check_finite=False)
+    log_det = 2.0 * np.sum(np.log(np.diag(factor)))
+    return float(-0.5 * (N * log_det + scale * np.vdot(whitened, whitened) + n * N * np.log(2 * np.pi)))
+
+def _log_likelihood(self, X):
+    "(total log-likelihood, rows scored, entries scored) of the rows of `X` placed in the fitted embedding."
+    decoder = self.decoder()  # refuses a precomputed covariance: there are no rows to score
+    rows = self._validated_rows(X, reset=False)
+    if len(rows) > SCORE_MAX_ROWS:
+        raise ValueError(f"score factors an (n, n) matrix and takes at most {SCORE_MAX_ROWS} rows, got {len(rows)}: "
+                         "score a random subset")
+    total = gp_log_likelihood(self._place_rows(rows), rows, self.kernel_, decoder.noise_variance,
+                              model_scale(rows.shape[1], self.covariance))
+    return total, len(rows), rows.size
+
+def score(self, X, # (n, N) rows to score: the fitted data, or held-out rows
+          y=None, # ignored
+         ) -> float: # log-likelihood per entry of the scaled rows, in nats (higher is better)
+    "GP log marginal likelihood of the rows of `X`, placed by `transform`, under the fitted kernel and noise, per entry."
+    total, _, entries = self._log_likelihood(X)
+    return total / entries
+
+def bic(self, X, # (n, N) rows to score
+       ) -> float: # -2 log-likelihood + (n M + 1) log(n N): lower is better
+    "Bayesian information criterion of the model on the rows of `X`; it chooses `n_components` where `score` overfits."
+    total, n, entries = self._log_likelihood(X)
+    return -2.0 * total + (n * self.n_components + 1) * np.log(entries)
+
+def aic(self, X, # (n, N) rows to score
+       ) -> float: # -2 log-likelihood + 2 (n M + 1): lower is better
+    "Akaike information criterion of the model on the rows of `X`."
+    total, n, _ = self._log_likelihood(X)
+    return -2.0 * total + 2.0 * (n * self.n_components + 1)
+
+def bic_scorer(estimator, # a fitted IKD
+               X, # rows to score
+               y=None, # ignored
+              ) -> float: # minus the BIC, so that greater is better as scikit-learn's model selection expects
+    "A scorer for `GridSearchCV(IKD(), ..., scoring=bic_scorer)`: minus `IKD.bic`."
+    return -estimator.bic(X)
+
+IKD._log_likelihood, IKD.score, IKD.bic, IKD.aic = _log_likelihood, score, bic, aic

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .covariance import covariance_rows
-from .estimator import IKD
+from .estimator import IKD, model_scale
 from .kernels import SquaredExponential
 
 # %% auto #0
@@ -19,7 +19,7 @@ def gplvm_data(X, # (T, N) data, rows are points
               ): # (T, N) the rows IKD modelled, each feature of about unit variance
     "The data as IKD modelled it, for GPy: rows centred and scaled, times sqrt(N) for correlations."
     rows = covariance_rows(X, covariance)
-    return rows * np.sqrt(rows.shape[1]) if covariance == "correlation" else rows * np.sqrt(rows.shape[1] - 1)
+    return rows * np.sqrt(model_scale(rows.shape[1], covariance))
 
 def gplvm_from_ikd(X, # (T, N) data, rows are points
                    n_components:int=2, # latent dimension M

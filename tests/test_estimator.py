@@ -217,3 +217,33 @@ def test_inverse_transform_is_deterministic_and_survives_pickling(gp_data):
     first = model.inverse_transform(grid)
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(model)).inverse_transform(grid), first)
     np.testing.assert_array_equal(IKD(n_components=3, covariance="covariance", random_state=0).fit(X).inverse_transform(grid), first)
+
+
+def test_score_and_bic_are_order_free_deterministic_and_rank_m(gp_data):
+    "score/bic/aic: row order does not matter, the same input gives the same number, BIC prefers the true M = 2."
+    X, _ = gp_data
+    model = IKD(n_components=2, random_state=0).fit(X)
+    order = np.random.default_rng(2).permutation(len(X))
+    permuted = IKD(n_components=2, random_state=0).fit(X[order])
+    assert abs(permuted.score(X[order]) - model.score(X)) < 1e-6
+    assert model.score(X) == IKD(n_components=2, random_state=0).fit(X).score(X)
+    assert np.isfinite(model.score(X[:40])) and model.score(X[:40]) != model.score(X)
+    bics = {m: IKD(n_components=m, random_state=0).fit(X).bic(X) for m in (1, 2, 4)}
+    assert bics[2] < bics[1] and bics[2] < bics[4], bics
+    n, entries = X.shape[0], X.size
+    assert np.isclose(model.bic(X), -2 * model.score(X) * entries + (2 * n + 1) * np.log(entries))
+    assert np.isclose(model.aic(X), -2 * model.score(X) * entries + 2 * (2 * n + 1))
+    landmark = IKD(n_components=2, n_landmarks=80, random_state=0).fit(X)
+    assert abs(landmark.score(X) - model.score(X)) < 0.5
+
+
+def test_score_refuses_what_it_cannot_score(gp_data):
+    from sklearn.exceptions import NotFittedError
+    X, _ = gp_data
+    with pytest.raises(NotFittedError):
+        IKD().score(X)
+    with pytest.raises(ValueError, match="precomputed"):
+        S = np.corrcoef(X)
+        IKD(covariance="precomputed").fit(S).bic(S)
+    with pytest.raises(ValueError, match="NaN"):
+        IKD(random_state=0).fit(X).score(np.where(np.arange(X.size).reshape(X.shape) == 3, np.nan, X))
