@@ -20,7 +20,7 @@ from .landmarks import LANDMARK_RULES, choose_landmarks
 from .reference import REFERENCE_RULES
 from .refine import refine_embedding, refine_new_points
 from .settings import SOLVERS, Settings, resolve_settings
-from .solvers import Solver
+from .solvers import Solver, logging_stages, stage
 
 # %% auto #0
 __all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'SCORE_MAX_ROWS', 'FittedEmbedding', 'fit_embedding', 'row_location_and_scale',
@@ -46,14 +46,17 @@ def fit_embedding(S, # (T, T) covariance of the points to fit
                  ) -> FittedEmbedding:
     "Solver, decomposition and refinement: the embedding of the points of `S`."
     in_place = overwrite and settings.solver.can_overwrite  # then the distances, too, are in S's memory
-    solution = settings.solver.solve(S, kernel, n_components, **({"overwrite": True} if in_place else {}))
-    if solution.embedding is not None: decomposition = principal_axes(solution.embedding, kernel.variance)
-    else: decomposition = decompose_distances(solution.distances, n_components, reference=settings.reference,
-                                              variance=kernel.variance, random_state=random_state, overwrite=in_place)
+    with stage("solver"):
+        solution = settings.solver.solve(S, kernel, n_components, **({"overwrite": True} if in_place else {}))
+    with stage("eigensolver"):
+        if solution.embedding is not None: decomposition = principal_axes(solution.embedding, kernel.variance)
+        else: decomposition = decompose_distances(solution.distances, n_components, reference=settings.reference,
+                                                  variance=kernel.variance, random_state=random_state, overwrite=in_place)
     embedding = decomposition.embedding
     if settings.refine:
-        embedding = refine_embedding(embedding, S, kernel, kernel.variance, edges=solution.trusted_pairs, max_iter=REFINE_STEPS,
-                                     pair_covariances=solution.pair_covariances)
+        with stage("refinement"):
+            embedding = refine_embedding(embedding, S, kernel, kernel.variance, edges=solution.trusted_pairs,
+                                         max_iter=REFINE_STEPS, pair_covariances=solution.pair_covariances)
     return FittedEmbedding(embedding, decomposition)
 
 def row_location_and_scale(X, # (T, N) data, rows are points
@@ -111,12 +114,15 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Error-weighted stress refinement of the embedding and of new points.
     n_landmarks : int, default=None
         Fit on this many landmarks and place the other points like new ones (None: fit every point).
-    landmarks : {"farthest", "random"}, default="farthest"
-        Landmark rule: farthest-point sampling or uniform.
+    landmarks : {"farthest", "rnet", "random"}, default="farthest"
+        Landmark rule: farthest-point sampling in 64 principal directions, the exact r-net in the
+        correlation distance, or uniform.
     random_state : int, RandomState or None, default=None
         Seed of the eigensolver's start vector and of the landmarks (seed 0 when None).
     n_jobs : int, default=None
         Processes for the geodesic solver's shortest paths (None: 1, -1: every core); the result does not depend on it.
+    verbose : bool, default=False
+        Log each stage of `fit` and `transform` with its wall time on standard error (the `ikd` logger, INFO level).
 
     Attributes
     ----------
@@ -158,15 +164,16 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "landmarks": [StrOptions(set(LANDMARK_RULES))],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=2, *, kernel="squared_exponential", kernel_params=None, solver="auto", reference="auto",
                  covariance="correlation", threshold=None, n_neighbors=None, path="auto", refine="auto", n_landmarks=None,
-                 landmarks="farthest", random_state=None, n_jobs=None):
+                 landmarks="farthest", random_state=None, n_jobs=None, verbose=False):
         self.n_components, self.kernel, self.kernel_params, self.solver = n_components, kernel, kernel_params, solver
         self.reference, self.covariance, self.threshold, self.n_neighbors = reference, covariance, threshold, n_neighbors
         self.path, self.refine, self.n_landmarks, self.landmarks = path, refine, n_landmarks, landmarks
-        self.random_state, self.n_jobs = random_state, n_jobs
+        self.random_state, self.n_jobs, self.verbose = random_state, n_jobs, verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -181,30 +188,34 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             y=None, # ignored
            ):
         "Fit IKD to `X`; the embedding is in `embedding_`."
+        with logging_stages(bool(self.verbose)): return self._fit(X)
+
+    def _fit(self, X):
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]: delattr(self, name)
         kernel = self._checked_kernel()
         if self.n_landmarks is not None and self.covariance == "precomputed":
             raise ValueError("n_landmarks needs the data to compute covariances in chunks; it cannot be used with "
                              "covariance='precomputed'")
-        rows = self._validated_rows(X, reset=True)
+        with stage("rows"): rows = self._validated_rows(X, reset=True)
         T, fitted = len(rows), slice(None)
         if self.n_landmarks is not None:
-            self.landmark_indices_ = self._landmarks(rows)
+            with stage("landmarks"): self.landmark_indices_ = self._landmarks(rows)
             fitted = self.landmark_indices_
         self._train_rows = None if self.covariance == "precomputed" else rows[fitted]
         if self._train_rows is not None:  # what the decoder needs to map rows back to the data's units
             self._row_location, self._row_scale = self._row_location[fitted], self._row_scale[fitted]
         self._decoder = None  # built on the first `inverse_transform`
-        S = rows if self._train_rows is None else covariance_from_rows(self._train_rows, self.covariance)
+        with stage("covariance"): S = rows if self._train_rows is None else covariance_from_rows(self._train_rows, self.covariance)
         self.variance_ = float(np.mean(np.diag(S)))
         S = self._pairs_checked(S)
         self.kernel_ = kernel.with_variance(self.variance_)
-        self.settings_ = resolve_settings(
-            S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
-            n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
-            n_features=None if self.covariance == "precomputed" else self.n_features_in_, n_points=T,
-            n_landmarks=self.n_landmarks, landmarks=self.landmarks, random_state=self.random_state,
-            covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
+        with stage("settings"):
+            self.settings_ = resolve_settings(
+                S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
+                n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
+                n_features=None if self.covariance == "precomputed" else self.n_features_in_, n_points=T,
+                n_landmarks=self.n_landmarks, landmarks=self.landmarks, random_state=self.random_state,
+                covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
         self.solver_ = self.settings_.solver
         self._fitted = fit_embedding(S, self.kernel_, self.settings_, self.n_components, self.random_state, overwrite=True)
         decomposition = self._fitted.decomposition
@@ -230,7 +241,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         fitted = len(self._fitted.embedding)
         if self.covariance == "precomputed" and rows.shape[1] != fitted:
             raise ValueError(f"precomputed covariances must have one column per fitted point ({fitted}), got {rows.shape[1]}")
-        return self._place_rows(rows)
+        with logging_stages(bool(self.verbose)): return self._place_rows(rows)
 
 # %% ../nbs/estimator.ipynb #c017
 def _validated_rows(self, X, reset):
@@ -274,13 +285,15 @@ def _landmarks(self, rows):
 def _place_rows(self, rows):
     "Place new points given as standardised rows (or precomputed covariances), a chunk at a time."
     out = np.empty((len(rows), self.n_components))
-    for start in range(0, len(rows), TRANSFORM_CHUNK):
-        chunk = rows[start:start + TRANSFORM_CHUNK]
-        S_new = chunk if self._train_rows is None else chunk @ self._train_rows.T
-        if self._train_rows is not None:
-            S_new = coincide(S_new, np.einsum("ij,ij->i", chunk, chunk),
-                             np.einsum("ij,ij->i", self._train_rows, self._train_rows), self.variance_)
-        out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, self.solver_, self._fitted, self.settings_.refine, self.kernel_)
+    with stage("placement"):
+        for start in range(0, len(rows), TRANSFORM_CHUNK):
+            chunk = rows[start:start + TRANSFORM_CHUNK]
+            S_new = chunk if self._train_rows is None else chunk @ self._train_rows.T
+            if self._train_rows is not None:
+                S_new = coincide(S_new, np.einsum("ij,ij->i", chunk, chunk),
+                                 np.einsum("ij,ij->i", self._train_rows, self._train_rows), self.variance_)
+            out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, self.solver_, self._fitted,
+                                                                 self.settings_.refine, self.kernel_)
     return out
 
 IKD._validated_rows, IKD._checked_kernel, IKD._pairs_checked = _validated_rows, _checked_kernel, _pairs_checked

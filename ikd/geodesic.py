@@ -11,13 +11,14 @@ import warnings
 import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components, dijkstra
+from sklearn.utils import check_random_state
 
 from .covariance import ROW_BLOCK
-from .solvers import NewPoints, Solution, Solver
+from .solvers import NewPoints, Solution, Solver, stage
 
 # %% auto #0
 __all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph', 'shortest_paths',
-           'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension']
+           'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -191,15 +192,16 @@ class GeodesicSolver(Solver):
             raise ValueError("GeodesicSolver needs a resolved path, graph and threshold: resolve 'auto' first "
                              "(`settings.resolve_settings`, which `IKD` calls)")
         self.kernel_, self.point_variances_ = kernel, np.diag(S).copy()
-        edges = trusted_edges(S, kernel.variance, self.graph, self.threshold, self.n_neighbors)
-        if self.graph == "threshold" and len(edges[0]) > DENSE_DEGREE * len(S):
-            warnings.warn(f"the threshold graph has {len(edges[0]) / len(S):.0f} trusted edges per point; all shortest paths "
-                          f"cost O(T x edges) and may take minutes (n_neighbors={DENSE_DEGREE // 4} is fast and as accurate, "
-                          "see the settings notebook)", RuntimeWarning, stacklevel=2)
-        self.trusted_graph_ = geodesic_graph(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
+        with stage("graph"):
+            edges = trusted_edges(S, kernel.variance, self.graph, self.threshold, self.n_neighbors)
+            if self.graph == "threshold" and len(edges[0]) > DENSE_DEGREE * len(S):
+                warnings.warn(f"the threshold graph has {len(edges[0]) / len(S):.0f} trusted edges per point; all shortest "
+                              f"paths cost O(T x edges) and may take minutes (n_neighbors={DENSE_DEGREE // 4} is fast and as "
+                              "accurate, see the settings notebook)", RuntimeWarning, stacklevel=2)
+            self.trusted_graph_ = geodesic_graph(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
         pair_covariances = S[edges]
-        self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
-        D = lengths_to_distances(self._path_lengths, kernel, self.path, out=S if overwrite else None)
+        with stage("paths"): self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
+        with stage("distances"): D = lengths_to_distances(self._path_lengths, kernel, self.path, out=S if overwrite else None)
         np.fill_diagonal(D, 0.0)
         return Solution(distances=D, trusted_pairs=edges, pair_covariances=pair_covariances)
 
@@ -268,3 +270,42 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
     if len(radii) == 0: return float("inf")
     mean_log_ratio = np.mean(np.log(radii[:, -1:] / radii[:, :-1]))
     return float(1 / mean_log_ratio) if mean_log_ratio > 0 else float("inf")
+
+# %% ../nbs/geodesic.ipynb #c027
+def ball_growth(distances, # (m, T) distances from m sample points to all T points, each row holding the point's own 0
+                min_count:int=8, # k0: the smallest ball reaches the k0-th nearest other point
+                max_fraction:float=0.25, # the doubled radius's ball is taken from balls of at most this share of points
+               ) -> np.ndarray: # log2(|B(p, 2r)| / |B(p, r)|) for every sample point and radius, pooled
+    "Ball-growth exponents at the radii of each point's $k_0$-th, $2k_0$-th, $4k_0$-th, ... nearest neighbour."
+    distances = np.asarray(distances, dtype=np.float64)
+    if distances.ndim != 2: raise ValueError(f"distances must be a 2-D array (sample points x points), got shape {distances.shape}")
+    largest = max_fraction * distances.shape[1] / 2
+    counts = [min_count * 2 ** j for j in range(64) if min_count * 2 ** j <= largest]
+    if not counts:
+        raise ValueError(f"{distances.shape[1]} points are too few for balls of {min_count} points whose doubled radius "
+                         f"holds at most {max_fraction:g} of them; lower min_count")
+    ordered = np.sort(distances, axis=1)
+    radii = ordered[:, counts]  # column 0 is each point itself, so column k is its k-th nearest other point
+    inside = np.stack([(ordered <= radius[:, None]).sum(axis=1) for radius in radii.T], axis=1)
+    doubled = np.stack([(ordered <= 2 * radius[:, None]).sum(axis=1) for radius in radii.T], axis=1)
+    usable = radii > 0
+    return np.log2(doubled[usable] / inside[usable])
+
+def doubling_dimension(S, # (T, T) covariance or correlation (or rows of it: only the sampled rows are read)
+                       kernel, # `Kernel` with the marginal variance set
+                       quantile:float=0.75, # which quantile of the ball-growth exponents
+                       n_sample:int=1000, # sample points whose balls are counted (all points when T is smaller)
+                       min_count:int=8, # k0 of `ball_growth`
+                       random_state=None, # seed of the sample (seed 0 when None)
+                      ) -> float: # the estimated doubling dimension
+    "A quantile of $\\log_2 |B(p,2r)|/|B(p,r)|$ over sample points and radii, in the distances $f^{-1}$ gives."
+    T = S.shape[0]
+    if not 0 <= quantile <= 1: raise ValueError(f"quantile must be in [0, 1], got {quantile!r}")
+    sample = np.sort(check_random_state(0 if random_state is None else random_state).permutation(T)[:n_sample])
+    rho = np.asarray(S[sample], dtype=np.float64) / kernel.variance
+    squared = kernel.with_variance(1.0).inverse(np.clip(rho, np.finfo(float).tiny, 1.0))
+    squared[rho <= 0] = np.inf
+    squared[np.arange(len(sample)), sample] = np.inf
+    floor = squared.min(axis=1).min()  # the noise floor, as for `intrinsic_dimension`
+    squared[np.arange(len(sample)), sample] = floor
+    return float(np.quantile(ball_growth(np.sqrt(squared - floor), min_count), quantile))

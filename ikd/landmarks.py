@@ -4,74 +4,148 @@
 
 # %% ../nbs/landmarks.ipynb #c002
 from __future__ import annotations
+from dataclasses import dataclass
+
 import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import randomized_svd
 
 # %% auto #0
-__all__ = ['LANDMARK_RULES', 'farthest_point_landmarks', 'random_landmarks', 'choose_landmarks']
+__all__ = ['SCAN_BY_LISTS', 'LANDMARK_RULES', 'row_distances', 'RNet', 'rnet', 'principal_coordinates', 'check_landmark_count',
+           'farthest_point_landmarks', 'random_landmarks', 'choose_landmarks']
 
-# %% ../nbs/landmarks.ipynb #c007
+# %% ../nbs/landmarks.ipynb #c008
+def row_distances(rows, # (T, N) points
+                  who, # indices (or a slice) of the rows to measure
+                  point:int, # index of the row to measure them against
+                  squared_norms=None, # (T,) the rows' squared norms, when already known
+                 ): # distances from `rows[who]` to `rows[point]`
+    "Euclidean distances to one row, each with the same rounding whichever rows are measured with it."
+    if squared_norms is None: squared_norms = np.einsum("ij,ij->i", rows, rows)
+    if not isinstance(who, slice) and len(who) > len(rows) // 4:  # gathering most rows costs more than measuring all
+        return row_distances(rows, slice(None), point, squared_norms)[who]
+    inner = np.einsum("ij,j->i", rows[who], rows[point])
+    return np.sqrt(np.maximum(squared_norms[who] + squared_norms[point] - 2.0 * inner, 0.0))
+
+# %% ../nbs/landmarks.ipynb #c009
+@dataclass(frozen=True)
+class RNet:
+    "An r-net in Gonzalez's order, with what its construction measured."
+    centres: np.ndarray  # (L,) row indices of the centres, in the order chosen
+    radius: float  # r: every row lies within r of a centre
+    owner: np.ndarray  # (T,) position in `centres` of each row's nearest centre
+    distance: np.ndarray  # (T,) each row's distance to that centre
+    insertion_radii: np.ndarray  # (L,) each centre's distance to the earlier ones when chosen (inf for the first)
+    distance_evaluations: int  # point-to-point distances computed (plain Gonzalez computes T per centre)
+
+SCAN_BY_LISTS = 32  # up to this many clusters rescanned, gather their member lists; beyond, one pass over the owners
+
+def rnet(rows, # (T, N) points; the distance is Euclidean between rows (the correlation distance for standardised rows)
+         radius:float|None=None, # stop once every row is within this distance of a centre
+         n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
+         random_state=None, # picks the first centre (seed 0 when None)
+        ) -> RNet:
+    "Gonzalez's farthest-point r-net, each step rescanning only the clusters of the farthest point's centre and its friends."
+    rows = np.asarray(rows, dtype=np.float64)
+    if rows.ndim != 2 or len(rows) == 0: raise ValueError(f"rows must be a non-empty 2-D array, got shape {rows.shape}")
+    if not np.all(np.isfinite(rows)): raise ValueError("rows contain NaN or infinite values")
+    T = len(rows)
+    if radius is None and n_centres is None: raise ValueError("give radius, n_centres or both")
+    if radius is not None and not (np.isfinite(radius) and radius >= 0):
+        raise ValueError(f"radius must be a finite number >= 0, got {radius!r}")
+    if n_centres is not None and not 1 <= n_centres <= T:
+        raise ValueError(f"n_centres must be between 1 and T = {T}, got {n_centres!r}")
+    limit = T if n_centres is None else n_centres
+    squared_norms = np.einsum("ij,ij->i", rows, rows)
+    measure = lambda who, point: row_distances(rows, who, point, squared_norms)
+    slack = 1 + 1e-9
+    centres, insertion_radii = np.empty(limit, dtype=np.intp), np.full(limit, np.inf)
+    centres[0] = check_random_state(0 if random_state is None else random_state).randint(T)
+    distance = measure(slice(None), centres[0])
+    evaluations = T
+    owner = np.zeros(T, dtype=np.intp)
+    members, friends = [np.arange(T)], [[]]  # member lists may hold rows that have since moved; `owner` decides
+    reach = np.full(limit, -np.inf)
+    reach[0] = distance.max()
+    k = 1
+    while k < limit:
+        covering = reach[:k].max()
+        if radius is not None and covering <= radius: break
+        farthest_clusters = np.flatnonzero(reach[:k] == covering)
+        pool = np.concatenate([members[c] for c in farthest_clusters])
+        new = int(pool[distance[pool] == covering].min())
+        parent = owner[new]
+        to_centres = measure(centres[:k], new)
+        evaluations += k
+        near_parent = np.array([parent, *friends[parent]])
+        scanned = near_parent[(to_centres[near_parent] <= 2.0 * slack * reach[near_parent]) | (near_parent == parent)]
+        if len(scanned) <= SCAN_BY_LISTS:
+            for c in scanned: members[c] = members[c][owner[members[c]] == c]
+            candidates = np.concatenate([members[c] for c in scanned])
+        else:
+            is_scanned = np.zeros(k, dtype=bool)
+            is_scanned[scanned] = True
+            candidates = np.flatnonzero(is_scanned[owner])
+        closer = measure(candidates, new)
+        evaluations += len(candidates)
+        moves = (closer < distance[candidates]) | (candidates == new)
+        distance[candidates[moves]], owner[candidates[moves]] = closer[moves], k
+        members.append(candidates[moves])
+        reach[scanned] = -np.inf
+        np.maximum.at(reach, owner[candidates], distance[candidates])
+        new_friends = np.flatnonzero(to_centres <= 4.0 * slack * covering)
+        friends.append(new_friends.tolist())
+        for c in new_friends: friends[c].append(k)
+        centres[k], insertion_radii[k] = new, covering
+        k += 1
+    return RNet(centres[:k], float(max(reach[:k].max(), 0.0)), owner, distance, insertion_radii[:k], evaluations)
+
+# %% ../nbs/landmarks.ipynb #c014
+def principal_coordinates(rows, # (T, N) rows
+                          n_directions:int|None=64, # keep this many principal directions (None: all N)
+                          random_state=None, # seeds the randomized SVD (seed 0 when None)
+                         ): # (T, min(N, n_directions)) coordinates whose distances approximate the rows'
+    "The rows' coordinates in their leading principal directions (the rows themselves when there are no more than that)."
+    rows = np.asarray(rows, dtype=np.float64)
+    if n_directions is None or n_directions >= rows.shape[1]: return rows
+    left, singular, _ = randomized_svd(rows - rows.mean(axis=0), n_directions, n_iter=2,
+                                       random_state=0 if random_state is None else random_state)
+    return left * singular
+
+def check_landmark_count(n_landmarks, # L, as given
+                         n_points:int, # T
+                        ): # L
+    "Refuse a landmark count that is not between 1 and the number of points."
+    if not 1 <= n_landmarks <= n_points:
+        raise ValueError(f"n_landmarks must be between 1 and T = {n_points}, got {n_landmarks!r}")
+    return n_landmarks
+
 def farthest_point_landmarks(rows, # (T, N) standardised rows (unit norm), e.g. from `covariance.covariance_rows`
                              n_landmarks:int, # L
                              random_state=None, # picks the first landmark and seeds the projection (seed 0 when None)
                              n_directions:int|None=64, # measure distances in this many principal directions (None: all N)
                             ): # (L,) indices, in the order chosen
-    "Gonzalez's farthest-point landmarks in the correlation distance, with owner/radius pruning of the updates."
-    rows = np.asarray(rows, dtype=np.float64)
-    T = rows.shape[0]
-    if not 1 <= n_landmarks <= T: raise ValueError(f"n_landmarks must be between 1 and T = {T}, got {n_landmarks!r}")
-    seed = 0 if random_state is None else random_state
-    if n_directions is not None and n_directions < rows.shape[1]:
-        centred = rows - rows.mean(axis=0)
-        left, singular, _ = randomized_svd(centred, n_directions, n_iter=2, random_state=seed)
-        rows = left * singular  # the rows' coordinates in their leading principal directions
-    sq_norms = np.einsum("ij,ij->i", rows, rows)
-    def to(who, p):
-        "Distances from the points `who` to point p (a full product is cheaper than gathering most of the rows)."
-        if not isinstance(who, slice) and who.size > T // 2: return to(slice(None), p)[who]
-        return np.sqrt(np.maximum(sq_norms[who] + sq_norms[p] - 2.0 * (rows[who] @ rows[p]), 0.0))
-    chosen = np.empty(n_landmarks, dtype=np.intp)
-    chosen[0] = check_random_state(seed).randint(T)
-    distance = to(slice(None), chosen[0])
-    distance[chosen[0]] = 0.0
-    owner = np.zeros(T, dtype=np.intp)
-    radius = np.zeros(n_landmarks)
-    radius[0] = distance.max()
-    for step in range(1, n_landmarks):
-        new = int(np.argmax(distance))
-        chosen[step] = new
-        # only landmarks c with d(new, c) < 2 radius(c) can lose points to the new one
-        affected = np.flatnonzero(to(chosen[:step], new) < 2.0 * radius[:step])
-        is_affected = np.zeros(step + 1, dtype=bool)
-        is_affected[affected] = True
-        candidates = np.flatnonzero(is_affected[owner])
-        closer = to(candidates, new)
-        moved = closer < distance[candidates]
-        distance[candidates[moved]] = closer[moved]
-        owner[candidates[moved]] = step
-        distance[new] = 0.0
-        radius[affected] = 0.0
-        np.maximum.at(radius, owner[candidates], distance[candidates])
-    return chosen
+    "Gonzalez's farthest-point landmarks in the correlation distance: the r-net with L centres, in principal coordinates."
+    return rnet(principal_coordinates(rows, n_directions, random_state), n_centres=check_landmark_count(n_landmarks, len(rows)),
+                random_state=random_state).centres
 
 def random_landmarks(n_points:int, # T
                      n_landmarks:int, # L
                      random_state=None, # seed 0 when None
                     ): # (L,) sorted indices
     "$L$ distinct points drawn uniformly."
-    if not 1 <= n_landmarks <= n_points: raise ValueError(f"n_landmarks must be between 1 and T = {n_points}, got {n_landmarks!r}")
     rng = check_random_state(0 if random_state is None else random_state)
-    return np.sort(rng.choice(n_points, n_landmarks, replace=False))
+    return np.sort(rng.choice(n_points, check_landmark_count(n_landmarks, n_points), replace=False))
 
-LANDMARK_RULES = ("farthest", "random")
+LANDMARK_RULES = ("farthest", "rnet", "random")
 
 def choose_landmarks(rows, # (T, N) standardised rows
                      n_landmarks:int, # L
-                     rule:str="farthest", # "farthest" or "random"
+                     rule:str="farthest", # "farthest", "rnet" or "random"
                      random_state=None, # seed
                     ): # (L,) indices
-    "Landmarks by farthest-point sampling or at random."
+    "Landmarks: farthest-point in principal coordinates, the exact r-net in the correlation distance, or at random."
     if rule == "farthest": return farthest_point_landmarks(rows, n_landmarks, random_state)
+    if rule == "rnet": return rnet(rows, n_centres=check_landmark_count(n_landmarks, len(rows)), random_state=random_state).centres
     if rule == "random": return random_landmarks(len(rows), n_landmarks, random_state)
     raise ValueError(f"landmarks must be one of {LANDMARK_RULES}, got {rule!r}")

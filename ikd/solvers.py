@@ -4,7 +4,10 @@
 
 # %% ../nbs/solvers.ipynb #c002
 from __future__ import annotations
+import logging
+import time
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,8 +16,8 @@ from sklearn.base import BaseEstimator
 from .kernels import Kernel
 
 # %% auto #0
-__all__ = ['FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'Solution', 'NewPoints', 'Solver', 'distances_from_covariance',
-           'clip_unusable', 'FullSolver']
+__all__ = ['FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'logger', 'Solution', 'NewPoints', 'Solver', 'distances_from_covariance',
+           'clip_unusable', 'FullSolver', 'stage', 'logging_stages']
 
 # %% ../nbs/solvers.ipynb #c005
 @dataclass(frozen=True)
@@ -102,3 +105,33 @@ class FullSolver(Solver):
         anchors = np.argpartition(-S_new, k - 1, axis=1)[:, :k]
         return NewPoints(distances=distances, neighbours=anchors,
                          correlations=np.take_along_axis(S_new, anchors, axis=1) / self.kernel_.variance)
+
+# %% ../nbs/solvers.ipynb #c015
+logger = logging.getLogger("ikd")
+
+@contextmanager
+def stage(name:str, # what the stage does, e.g. "paths"
+         ):
+    "Run the body as one named stage of a fit and log its wall time at INFO level on the `ikd` logger."
+    start = time.perf_counter()
+    yield
+    logger.info("%-12s %8.3f s", name, time.perf_counter() - start)
+
+@contextmanager
+def logging_stages(enabled:bool=True, # False: leave the logger as it is
+                  ):
+    "Show the `ikd` logger's INFO records on standard error for the duration of the body (IKD's `verbose=True`)."
+    if not enabled:
+        yield
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("[ikd] %(message)s"))
+    level, propagate = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # the record is shown once, here, not again by a handler of the application's
+    try: yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = propagate

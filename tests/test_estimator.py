@@ -1,4 +1,5 @@
 """The IKD estimator against scikit-learn's conventions, its bad-input errors, determinism and regressions."""
+import logging
 import warnings
 
 import numpy as np
@@ -247,3 +248,25 @@ def test_score_refuses_what_it_cannot_score(gp_data):
         IKD(covariance="precomputed").fit(S).bic(S)
     with pytest.raises(ValueError, match="NaN"):
         IKD(random_state=0).fit(X).score(np.where(np.arange(X.size).reshape(X.shape) == 3, np.nan, X))
+
+
+def test_verbose_logs_every_stage_with_its_time(capsys):
+    X, _ = load_digits(return_X_y=True)
+    IKD(2, n_landmarks=200, refine=True).fit(X)
+    assert capsys.readouterr().err == ""  # silent by default
+    model = IKD(2, n_landmarks=200, refine=True, verbose=True).fit(X)
+    logged = capsys.readouterr().err.splitlines()
+    stages = [line.split()[1] for line in logged]
+    assert stages == ["rows", "landmarks", "covariance", "settings", "graph", "paths", "distances", "solver", "eigensolver",
+                      "refinement", "placement"], logged
+    assert all(line.startswith("[ikd] ") and line.endswith(" s") and float(line.split()[-2]) >= 0 for line in logged)
+    model.transform(X[:5])
+    assert [line.split()[1] for line in capsys.readouterr().err.splitlines()] == ["placement"]
+    assert logging.getLogger("ikd").level == logging.NOTSET and not logging.getLogger("ikd").handlers
+
+
+def test_ikd_logger_reaches_an_application_handler(caplog):
+    X, _ = load_digits(return_X_y=True)
+    with caplog.at_level(logging.INFO, logger="ikd"):
+        IKD(2).fit(X)
+    assert {"covariance", "paths", "eigensolver"} <= {record.getMessage().split()[0] for record in caplog.records}

@@ -1,4 +1,5 @@
-"""Landmark IKD: farthest-point sampling against the plain algorithm, landmark fits against transform, bad parameters."""
+"""Landmark IKD: r-nets and farthest-point sampling against the plain algorithm, landmark fits against transform, bad
+parameters."""
 import warnings
 
 import numpy as np
@@ -10,18 +11,85 @@ from sklearn.utils.estimator_checks import check_estimator
 from ikd import IKD
 from ikd.datasets import gp_observations, ou_latent
 from ikd.covariance import covariance_rows
-from ikd.landmarks import farthest_point_landmarks, random_landmarks
+from ikd.landmarks import farthest_point_landmarks, random_landmarks, rnet, row_distances
 from ikd.metrics import affine_r2
 
 
 def plain_gonzalez(points, n_landmarks, first):
-    sq = np.einsum("ij,ij->i", points, points)
-    distance_to = lambda p: np.sqrt(np.maximum(sq + sq[p] - 2 * points @ points[p], 0))
+    "Every distance updated at every step, with the same distance arithmetic as the pruned construction."
+    distance_to = lambda p: row_distances(points, slice(None), p)
     chosen, distance = [first], distance_to(first)
     for _ in range(n_landmarks - 1):
         chosen.append(int(np.argmax(distance)))
         distance = np.minimum(distance, distance_to(chosen[-1]))
     return np.array(chosen)
+
+
+def pairwise(points):
+    "All distances, in the construction's own arithmetic (so that a radius taken from them is compared exactly)."
+    return np.stack([row_distances(points, slice(None), p) for p in range(len(points))])
+
+
+# points on a grid of a few values have many exactly tied distances; the friend lists must not let rounding decide
+point_sets = st.tuples(st.integers(0, 10_000), st.integers(2, 250), st.integers(1, 6), st.sampled_from(["normal", "grid"]))
+
+
+def make_points(seed, T, N, kind):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(T, N)) if kind == "normal" else rng.integers(0, 4, size=(T, N)).astype(float)
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=point_sets, fraction=st.floats(0.0, 1.0))
+def test_rnet_with_n_centres_covers_packs_and_follows_gonzalez(points, fraction):
+    rows = make_points(*points)
+    L = max(1, int(fraction * len(rows)))
+    net = rnet(rows, n_centres=L, random_state=points[0])
+    np.testing.assert_array_equal(net.centres, plain_gonzalez(rows, L, net.centres[0]))
+    distances = pairwise(rows)
+    to_centres = distances[:, net.centres]
+    np.testing.assert_allclose(net.distance, to_centres.min(axis=1), atol=1e-9)
+    assert to_centres.min(axis=1).max() <= net.radius + 1e-9  # covering
+    between = distances[np.ix_(net.centres, net.centres)][np.triu_indices(L, 1)]
+    assert L == 1 or between.min() >= net.radius - 1e-9  # packing at the radius reached
+    np.testing.assert_allclose(to_centres[np.arange(len(rows)), net.owner], net.distance, atol=1e-9)
+    assert np.all(np.diff(net.insertion_radii) <= 1e-12)
+    assert net.distance_evaluations <= len(rows) * L + L * (L - 1) // 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=point_sets, radius_quantile=st.floats(0.0, 1.0))
+def test_rnet_with_a_radius_is_an_r_net(points, radius_quantile):
+    rows = make_points(*points)
+    distances = pairwise(rows)
+    radius = float(np.quantile(distances, radius_quantile))
+    net = rnet(rows, radius=radius)
+    assert distances[:, net.centres].min(axis=1).max() <= radius + 1e-9  # covering
+    between = distances[np.ix_(net.centres, net.centres)][np.triu_indices(len(net.centres), 1)]
+    assert len(net.centres) == 1 or between.min() > radius  # packing, strictly
+    assert net.radius <= radius
+
+
+def test_rnet_friend_lists_save_distances_on_a_manifold():
+    """A noisy circle in 10 dimensions, T = 5000, 500 centres: the friend lists measure a fraction of plain Gonzalez's
+    T L distances (0.10 measured); on isotropic 10-D noise (high doubling dimension) they save little (0.81)."""
+    rng = np.random.default_rng(0)
+    angle = rng.uniform(0, 2 * np.pi, 5000)
+    circle = np.c_[np.cos(angle), np.sin(angle), np.zeros((5000, 8))] + 0.01 * rng.normal(size=(5000, 10))
+    assert rnet(circle, n_centres=500).distance_evaluations < 0.2 * 5000 * 500
+    assert rnet(rng.normal(size=(5000, 10)), n_centres=500).distance_evaluations > 0.5 * 5000 * 500
+
+
+def test_rnet_refuses_bad_input():
+    rows = np.random.default_rng(0).normal(size=(50, 3))
+    for kwargs, message in (({}, "radius, n_centres"), ({"n_centres": 51}, "n_centres must be"),
+                            ({"radius": np.nan}, "radius must be"), ({"radius": -0.5}, "radius must be")):
+        with pytest.raises(ValueError, match=message):
+            rnet(rows, **kwargs)
+    with pytest.raises(ValueError, match="NaN"):
+        rnet(np.full((5, 2), np.nan), n_centres=2)
+    with pytest.raises(ValueError, match="2-D"):
+        rnet(np.ones(5), n_centres=2)
 
 
 @settings(max_examples=30, deadline=None)
@@ -54,7 +122,7 @@ def test_landmarks_recover_the_gp_benchmark_latent():
     X = gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for rule, target in (("farthest", 0.99), ("random", 0.97)):
+        for rule, target in (("farthest", 0.99), ("rnet", 0.99), ("random", 0.97)):
             assert affine_r2(IKD(3, n_landmarks=300, landmarks=rule).fit_transform(X), Z) > target
 
 
