@@ -253,7 +253,7 @@ def _validated_rows(self, X, reset):
         if self.covariance == "precomputed": return check_covariance(X)
         if X.shape[1] < 2:
             raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
-        if self.covariance != "precomputed": self._row_location, self._row_scale = row_location_and_scale(X, self.covariance)
+        self._row_location, self._row_scale = row_location_and_scale(X, self.covariance)
     return X if self.covariance == "precomputed" else covariance_rows(X, self.covariance)
 
 def _checked_kernel(self):

@@ -291,7 +291,7 @@ def ball_growth(distances, # (m, T) distances from m sample points to all T poin
     usable = radii > 0
     return np.log2(doubled[usable] / inside[usable])
 
-def doubling_dimension(S, # (T, T) covariance or correlation (or rows of it: only the sampled rows are read)
+def doubling_dimension(S, # (T, T) covariance or correlation; only the sampled rows are read (a memory map will do)
                        kernel, # `Kernel` with the marginal variance set
                        quantile:float=0.75, # which quantile of the ball-growth exponents
                        n_sample:int=1000, # sample points whose balls are counted (all points when T is smaller)
