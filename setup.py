@@ -26,6 +26,7 @@ dev_requirements = requirements('dev_requirements')
 baselines = requirements('baselines_requirements')
 vae = requirements('vae_requirements')
 experiments = requirements('experiments_requirements')
+dask = requirements('dask_requirements')
 
 setuptools.setup(
     name=cfg['lib_name'],
@@ -40,8 +41,8 @@ setuptools.setup(
     packages=setuptools.find_packages(include=['ikd', 'ikd.*']),
     include_package_data=True,
     install_requires=requirements('requirements'),
-    extras_require={'dev': dev_requirements, 'baselines': baselines, 'vae': vae, 'experiments': experiments,
-                    'all': dev_requirements + baselines + vae + experiments},
+    extras_require={'dev': dev_requirements, 'baselines': baselines, 'vae': vae, 'experiments': experiments, 'dask': dask,
+                    'all': dev_requirements + baselines + vae + experiments + dask},
     dependency_links=cfg.get('dep_links', '').split(),
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),

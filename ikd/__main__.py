@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .plot import points
+
 # %% auto #0
 __all__ = ['EXAMPLES', 'load_table', 'run', 'main']
 
@@ -115,16 +117,12 @@ def _plot(embeddings, results, y, name, output):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, len(embeddings), figsize=(5 * len(embeddings) + 1.5, 4.5), squeeze=False)
-    classes, codes = np.unique(y, return_inverse=True) if y is not None else (None, None)
+    show_legend = y is not None and len(np.unique(y)) <= 20
     for ax, (method, Z) in zip(axes[0], embeddings.items()):
-        points = ax.scatter(Z[:, 0], Z[:, 1] if Z.shape[1] > 1 else np.zeros(len(Z)), c=codes, cmap="tab10", s=4)
+        points(Z, y, ax=ax, legend=show_legend and ax is axes[0, -1], point_size=4)
         title = f"{method} on {name}"
         if "knn_accuracy" in results[method]: title += f"\n5-NN accuracy {results[method]['knn_accuracy']:.3f}"
-        ax.set(title=title, xticks=[], yticks=[], xlabel="component 1", ylabel="component 2")
-    if classes is not None and len(classes) <= 20:
-        handles = points.legend_elements(num=None)[0]
-        axes[0, -1].legend(handles, [str(c) for c in classes], title="class", loc="center left", bbox_to_anchor=(1, 0.5),
-                           fontsize=8)
+        ax.set(title=title, xticks=[], yticks=[], xlabel="component 1", ylabel="component 2", aspect="auto")
     fig.tight_layout()
     fig.savefig(output, dpi=120)
     plt.close(fig)

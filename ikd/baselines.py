@@ -52,6 +52,10 @@ def _sne(X, n_components, random_state, **options):
     from ikd.sne import SNE
     return SNE(n_components, random_state=random_state, **options).fit_transform(X)
 
+def _saul_lvm(X, n_components, random_state, **options):
+    from ikd.lvm import TractableLVM
+    return TractableLVM(n_components, random_state=random_state, **options).fit_transform(X)
+
 def _ikd(X, n_components, random_state, **options):
     from ikd.estimator import IKD
     return IKD(n_components=n_components, random_state=random_state, **options).fit_transform(X)
@@ -89,7 +93,7 @@ METHODS = {
     "isomap": _sklearn("Isomap", "sklearn.manifold", n_neighbors=5),
     "mds": _sklearn("ClassicalMDS", "sklearn.manifold"),
     "lle": _sklearn("LocallyLinearEmbedding", "sklearn.manifold"),
-    "sne": _sne, "tsne": _tsne, "umap": _umap, "gplvm": _gplvm, "vae": _vae, "ikd": _ikd,
+    "sne": _sne, "saul_lvm": _saul_lvm, "tsne": _tsne, "umap": _umap, "gplvm": _gplvm, "vae": _vae, "ikd": _ikd,
 }
 
 def embed(method:str, # one of `METHODS`

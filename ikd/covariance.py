@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy import sparse
 
 # %% auto #0
-__all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'COINCIDENT_CORRELATION', 'covariance_rows', 'sample_covariance',
-           'covariance_from_rows', 'check_covariance', 'coincide', 'check_positive_pairs']
+__all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION', 'covariance_rows',
+           'sample_covariance', 'covariance_from_rows', 'row_products', 'squared_norms', 'rows_dot',
+           'rows_transposed_dot', 'row_columns', 'SparseRows', 'check_covariance', 'coincide', 'check_positive_pairs']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -18,8 +20,13 @@ CONSTANT_TOLERANCE = 64 * np.finfo(float).eps  # a row whose spread is below thi
 
 def covariance_rows(X, # (T, N) data, rows are points
                     kind:str="correlation", # "correlation" or "covariance"
-                   ): # (T, N) rows R with S = R R^T
+                   ): # (T, N) rows R with S = R R^T (a `SparseRows` for sparse X)
     "Each point centred over its features and scaled so that inner products of rows are sample covariances or correlations."
+    if sparse.issparse(X):
+        if X.ndim != 2 or X.shape[1] < 2: raise ValueError(f"X must be 2-D with at least 2 features, got shape {X.shape}")
+        if kind not in ("correlation", "covariance"):
+            raise ValueError(f"kind must be 'correlation' or 'covariance', got {kind!r}")
+        return SparseRows.from_sparse(X, kind)
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2: raise ValueError(f"X must be a 2-D array (points x features), got shape {X.shape}")
     if X.shape[1] < 2: raise ValueError(f"X needs at least 2 features to estimate a covariance, got {X.shape[1]}")
@@ -61,7 +68,7 @@ def covariance_from_rows(rows, # output of `covariance_rows`
     S = np.empty((T, T))
     for start in range(0, T, ROW_BLOCK):  # the lower triangle a band of rows at a time, mirrored into the upper
         stop = min(start + ROW_BLOCK, T)
-        band = rows[start:stop] @ rows[:stop].T
+        band = row_products(rows[start:stop], rows[:stop])
         block = band[:, start:stop]
         band[:, start:stop] = 0.5 * (block + block.T)  # the band's own square, made symmetric
         S[start:stop, :stop] = band
@@ -69,7 +76,120 @@ def covariance_from_rows(rows, # output of `covariance_rows`
     if kind == "correlation": np.fill_diagonal(S, 1.0)
     return S
 
+def row_products(a, # (n, N) rows: an array or `SparseRows`
+                 b, # (m, N) rows of the same kind
+                ): # (n, m) a @ b.T
+    "Inner products between two sets of standardised rows, dense or sparse."
+    return a @ b.T if isinstance(a, np.ndarray) else a.products(b)
+
+def squared_norms(rows, # (n, N) rows: an array or `SparseRows`
+                 ): # (n,) each row's squared norm
+    return np.einsum("ij,ij->i", rows, rows) if isinstance(rows, np.ndarray) else rows.squared_norms()
+
+def rows_dot(rows, # (T, N) rows: an array or `SparseRows`
+             V, # (N, k)
+            ): # (T, k) rows @ V
+    return rows @ V if isinstance(rows, np.ndarray) else rows.dot(V)
+
+def rows_transposed_dot(rows, # (T, N) rows: an array or `SparseRows`
+                        W, # (T, k)
+                       ): # (N, k) rows.T @ W
+    return rows.T @ W if isinstance(rows, np.ndarray) else rows.transposed_dot(W)
+
+def row_columns(rows, # (T, N) rows: an array or `SparseRows`
+                which:slice, # the features wanted
+               ): # (T, n) dense
+    return rows[:, which] if isinstance(rows, np.ndarray) else rows.columns(which)
+
 # %% ../nbs/covariance.ipynb #c009
+SPARSE_OFFSET_LIMIT = 1e3  # a sparse row's offset |mean| sqrt(N) may be this many times its spread (products lose its log10)
+
+class SparseRows:
+    "Standardised rows of a sparse matrix, never formed: row i is factor_i (unit_i - mean_i), unit_i = x_i / max_k |x_ik|."
+    ndim = 2
+
+    def __init__(self, unit, # (T, N) CSR: each data row divided by its largest magnitude
+                 mean, # (T,) mean of each unit row over all N features
+                 factor, # (T,) what the centred unit row is multiplied by
+                 location, # (T,) each data row's mean, in the data's units
+                 scale, # (T,) with x_i = location_i + scale_i r_i
+                ):
+        self.unit, self.mean, self.factor, self.location, self.scale = unit, mean, factor, location, scale
+
+    @classmethod
+    def from_sparse(cls, X, # (T, N) scipy.sparse matrix or array
+                    kind:str="correlation", # "correlation" or "covariance"
+                   ) -> SparseRows:
+        "The implicit standardised rows of sparse `X` (the same checks and refusals as the dense `covariance_rows`)."
+        X = sparse.csr_array(X, dtype=np.float64)
+        X.sum_duplicates()
+        T, N = X.shape
+        if not np.all(np.isfinite(X.data)): raise ValueError("X contains NaN or infinite values")
+        stored = np.diff(X.indptr)
+        row_of = np.repeat(np.arange(T), stored)
+        peak = np.zeros(T)
+        np.maximum.at(peak, row_of, np.abs(X.data))
+        unit = sparse.csr_array((X.data / np.where(peak > 0, peak, 1.0)[row_of], X.indices, X.indptr), shape=(T, N))
+        mean = np.bincount(row_of, weights=unit.data, minlength=T) / N
+        # the implicit zeros count as values when a row has any
+        high, low = np.where(stored < N, 0.0, -np.inf), np.where(stored < N, 0.0, np.inf)
+        np.maximum.at(high, row_of, unit.data)
+        np.minimum.at(low, row_of, unit.data)
+        constant = np.flatnonzero(high - low <= CONSTANT_TOLERANCE)
+        if constant.size:
+            raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); their "
+                             "covariance with every other point is 0 and their correlation undefined. Remove them first.")
+        spread = np.sqrt(np.bincount(row_of, weights=(unit.data - mean[row_of]) ** 2, minlength=T) + (N - stored) * mean ** 2)
+        offset = np.sqrt(N) * np.abs(mean)
+        if np.any(offset > SPARSE_OFFSET_LIMIT * spread):
+            bad = np.flatnonzero(offset > SPARSE_OFFSET_LIMIT * spread)
+            raise ValueError(f"{bad.size} sparse row(s) (e.g. row {bad[0]}) have a common offset over "
+                             f"{SPARSE_OFFSET_LIMIT:.0e} times their spread about it; sparse products cannot give their "
+                             "covariances accurately. Pass X as a dense array, or subtract the offset first.")
+        if kind == "correlation": return cls(unit, mean, 1.0 / spread, peak * mean, peak * spread)
+        factor = peak / np.sqrt(N - 1.0)
+        with np.errstate(over="ignore", under="ignore"): variances = (factor * spread) ** 2
+        if not np.all(np.isfinite(variances)) or not np.all(variances > 0):
+            bad = np.flatnonzero(~np.isfinite(variances) | ~(variances > 0))
+            raise ValueError(f"the covariance of {bad.size} point(s) (e.g. row {bad[0]}) over- or underflows float64 at "
+                             "this scale; rescale X or use covariance='correlation', which does not depend on scale")
+        return cls(unit, mean, factor, peak * mean, np.full(T, np.sqrt(N - 1.0)))
+
+    @property
+    def shape(self): return self.unit.shape
+    @property
+    def size(self): return self.shape[0] * self.shape[1]
+    def __len__(self): return self.shape[0]
+
+    def __getitem__(self, index): # a slice or integer indices of rows
+        return SparseRows(self.unit[index], self.mean[index], self.factor[index], self.location[index], self.scale[index])
+
+    def rescaled(self, by, # (T,) factors
+                ) -> SparseRows:
+        "The same rows, row i multiplied by `by[i]`."
+        return SparseRows(self.unit, self.mean, self.factor * by, self.location, self.scale / by)
+
+    def squared_norms(self): # (T,) r_i^T r_i
+        row_of = np.repeat(np.arange(len(self)), np.diff(self.unit.indptr))
+        centred = np.bincount(row_of, weights=(self.unit.data - self.mean[row_of]) ** 2, minlength=len(self))
+        return self.factor ** 2 * (centred + (self.shape[1] - np.diff(self.unit.indptr)) * self.mean ** 2)
+
+    def products(self, other:SparseRows): # (T, n) r_i^T r_j
+        inner = (self.unit @ other.unit.T).toarray()
+        inner -= self.shape[1] * np.outer(self.mean, other.mean)
+        return inner * np.outer(self.factor, other.factor)
+
+    def dot(self, V): # (N, k) dense -> (T, k) R V
+        return self.factor[:, None] * (self.unit @ V - np.outer(self.mean, V.sum(axis=0)))
+
+    def transposed_dot(self, W): # (T, k) dense -> (N, k) R^T W
+        weighted = self.factor[:, None] * W
+        return self.unit.T @ weighted - (self.mean @ weighted)[None, :]
+
+    def columns(self, which): # a slice of features -> (T, n) dense block of R
+        return self.factor[:, None] * (self.unit[:, which].toarray() - self.mean[:, None])
+
+# %% ../nbs/covariance.ipynb #c016
 def check_covariance(S, # a (T, T) covariance matrix from the user
                     ): # the same matrix as float64, exactly symmetric
     "A user's covariance matrix, checked: real, square, finite, symmetric, positive variances, no |s_ij| above sqrt(s_ii s_jj)."
@@ -96,7 +216,7 @@ def check_covariance(S, # a (T, T) covariance matrix from the user
                          "covariance matrix has such an entry (Cauchy-Schwarz). Is it a distance or similarity matrix?")
     return S
 
-# %% ../nbs/covariance.ipynb #c012
+# %% ../nbs/covariance.ipynb #c019
 COINCIDENT_CORRELATION = 1 - 1e-12  # a pair correlated at least this strongly is one point seen twice
 
 def coincide(S, # (n, T) covariances between points (n = T for a fit)

@@ -9,13 +9,15 @@ import os
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
 from sklearn.utils import check_random_state
 
 from .kernels import get_kernel
 
 # %% auto #0
 __all__ = ['SOURCES', 'medium_latent', 'hard_latent', 'easy_latent', 'ou_latent', 'gp_observations', 'sinusoidal_observations',
-           'bump_observations', 'data_path', 'load_guo_qpcr', 'load_digits', 'load_coil20', 'load_fashion_mnist']
+           'bump_observations', 'sparse_observations', 'data_path', 'load_guo_qpcr', 'load_digits', 'load_coil20',
+           'load_mnist', 'load_fashion_mnist']
 
 # %% ../nbs/datasets.ipynb #c005
 def medium_latent(n_points:int=100, # T
@@ -103,11 +105,27 @@ def bump_observations(Z, # (T, 2) latent
     sq = ((np.asarray(Z)[:, None, :] - centres[None, :, :]) ** 2).sum(-1)
     return 20 * np.exp(-sq) + noise * rng.standard_normal(sq.shape)
 
-# %% ../nbs/datasets.ipynb #c015
+# %% ../nbs/datasets.ipynb #c014
+def sparse_observations(Z, # (T, M) latent
+                        n_features:int, # N
+                        density:float=0.01, # share of stored entries
+                        random_state=None, # seed of the pattern and the loadings
+                       ): # (T, N) scipy.sparse CSR array
+    "Sparse positive observations: a random pattern of stored entries, each exp(z_t . w_k) of its point and feature."
+    rng = check_random_state(random_state)
+    Z = np.asarray(Z, dtype=np.float64)
+    X = sparse.random_array((len(Z), n_features), density=density, rng=rng, format="csr")
+    loadings = rng.normal(size=(Z.shape[1], n_features))
+    point_of = np.repeat(np.arange(len(Z)), np.diff(X.indptr))
+    X.data = np.exp(np.einsum("ij,ji->i", Z[point_of], loadings[:, X.indices]))
+    return X
+
+# %% ../nbs/datasets.ipynb #c018
 SOURCES = {
     "guo_qpcr.csv": "Guo et al. (2010) single-cell qPCR, GitHub sods/ods datasets/guo_qpcr.csv",
     "coil-20-proc": "COIL-20 processed (Nene, Nayar, Murase 1996), Columbia CAVE lab",
     "fashion-mnist": "Fashion-MNIST (Xiao, Rasul, Vollgraf 2017), GitHub zalandoresearch/fashion-mnist data/fashion",
+    "mnist": "MNIST (LeCun, Cortes, Burges), the four original IDX gzip files",
 }
 
 def data_path(name, # file or folder name inside the data directory
@@ -154,16 +172,23 @@ def _read_idx(path):
     shape = np.frombuffer(raw, dtype=">u4", count=n_dims, offset=4)
     return np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * n_dims).reshape(shape)
 
+def _idx_train_and_test(folder): # (X (70 000, 784) float64, y int64): the training images, then the test images
+    parts = [(_read_idx(folder / f"{split}-images-idx3-ubyte.gz"), _read_idx(folder / f"{split}-labels-idx1-ubyte.gz"))
+             for split in ("train", "t10k")]
+    X = np.concatenate([images.reshape(len(images), -1) for images, _ in parts]).astype(np.float64)
+    return X, np.concatenate([labels for _, labels in parts]).astype(np.int64)
+
+def load_mnist(data_dir=None, # data directory
+              ): # (X (70 000, 784), y digits 0-9): the 60 000 training images first, then the 10 000 test images
+    "MNIST handwritten digits, training and test sets in their published order (the split is rows 60 000 on)."
+    return _idx_train_and_test(data_path("mnist", data_dir))
+
 def load_fashion_mnist(n_samples=3000, # size of the stratified random subset; None for all 70 000 images
                        random_state=0, # seed of the subset
                        data_dir=None, # data directory
                       ): # (X (n, 784), y classes 0-9)
     "Fashion-MNIST (train and test together), optionally a seeded, class-stratified subset."
-    folder = data_path("fashion-mnist", data_dir)
-    parts = [(_read_idx(folder / f"{split}-images-idx3-ubyte.gz"), _read_idx(folder / f"{split}-labels-idx1-ubyte.gz"))
-             for split in ("train", "t10k")]
-    X = np.concatenate([images.reshape(len(images), -1) for images, _ in parts]).astype(np.float64)
-    y = np.concatenate([labels for _, labels in parts]).astype(np.int64)
+    X, y = _idx_train_and_test(data_path("fashion-mnist", data_dir))
     if n_samples is None: return X, y
     from sklearn.model_selection import train_test_split
     keep, _ = train_test_split(np.arange(len(y)), train_size=n_samples, stratify=y, random_state=random_state)

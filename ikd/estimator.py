@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from scipy import sparse
+from sklearn.base import BaseEstimator, clone, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .covariance import (COVARIANCES, check_covariance, check_positive_pairs, coincide, covariance_from_rows,
-                            covariance_rows)
+from .covariance import (COVARIANCES, SparseRows, check_covariance, check_positive_pairs, coincide,
+                            covariance_from_rows, covariance_rows, row_columns, row_products, rows_transposed_dot,
+                            squared_norms)
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import LANDMARK_RULES, choose_landmarks
@@ -23,9 +25,10 @@ from .settings import SOLVERS, Settings, resolve_settings
 from .solvers import Solver, logging_stages, stage
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'SCORE_MAX_ROWS', 'FittedEmbedding', 'fit_embedding', 'row_location_and_scale',
-           'place_new_points', 'IKD', 'noise_variance', 'GPDecoder', 'decoder', 'inverse_transform', 'model_scale',
-           'gp_log_likelihood', 'score', 'bic', 'aic', 'bic_scorer']
+__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'SCORE_MAX_ROWS', 'SCORE_COLUMNS', 'FOR_TRANSFORM', 'FittedEmbedding',
+           'fit_embedding', 'row_location_and_scale', 'place_new_points', 'IKD', 'noise_variance', 'GPDecoder',
+           'decoder', 'inverse_transform', 'model_scale', 'gp_log_likelihood', 'score', 'bic', 'aic', 'bic_scorer',
+           'for_transform']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -178,6 +181,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.covariance == "precomputed"
+        tags.input_tags.sparse = True
         return tags
 
     @property
@@ -233,10 +237,11 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "Fit IKD to `X` and return the (T, M) embedding."
         return self.fit(X, y).embedding_
 
-    def transform(self, X, # (n, N) new points; (n, T) covariances with the fitted points if covariance="precomputed"
-                 ): # (n, M) coordinates in the fitted embedding
+    def transform(self, X, # (n, N) new points (an array, sparse matrix or Dask array); (n, T) covariances if precomputed
+                 ): # (n, M) coordinates in the fitted embedding (a lazy Dask array for a Dask array)
         "Embed new points without refitting: their covariances with the fitted points, related and placed."
         check_is_fitted(self)
+        if type(X).__module__.startswith("dask."): return self._transform_dask(X)
         rows = self._validated_rows(X, reset=False)
         fitted = len(self._fitted.embedding)
         if self.covariance == "precomputed" and rows.shape[1] != fitted:
@@ -246,15 +251,20 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 # %% ../nbs/estimator.ipynb #c017
 def _validated_rows(self, X, reset):
     "Validated input -> its standardised rows (`covariance.covariance_rows`), or the covariance itself if precomputed."
-    X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1)
+    X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1, accept_sparse=("csr", "csc"))
+    if self.covariance == "precomputed" and sparse.issparse(X): X = X.toarray()  # S is dense anyway
     if reset:
         if X.shape[0] < self.n_components + 2:
             raise ValueError(f"IKD needs at least n_components + 2 = {self.n_components + 2} samples, got {X.shape[0]} sample(s)")
         if self.covariance == "precomputed": return check_covariance(X)
         if X.shape[1] < 2:
             raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
-        self._row_location, self._row_scale = row_location_and_scale(X, self.covariance)
-    return X if self.covariance == "precomputed" else covariance_rows(X, self.covariance)
+    if self.covariance == "precomputed": return X
+    rows = covariance_rows(X, self.covariance)
+    if reset:
+        self._row_location, self._row_scale = ((rows.location, rows.scale) if isinstance(rows, SparseRows)
+                                               else row_location_and_scale(X, self.covariance))
+    return rows
 
 def _checked_kernel(self):
     "The kernel the parameters name, refused if IKD cannot invert it (`kernels.check_invertible`)."
@@ -279,7 +289,10 @@ def _landmarks(self, rows):
     if self.n_landmarks < self.n_components + 2:
         raise ValueError(f"n_landmarks must be at least n_components + 2 = {self.n_components + 2}, got {self.n_landmarks}")
     if self.n_landmarks >= len(rows): return np.arange(len(rows))
-    unit = rows if self.covariance == "correlation" else rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    if self.covariance == "correlation": unit = rows
+    else:
+        norms = np.sqrt(squared_norms(rows))
+        unit = rows / norms[:, None] if isinstance(rows, np.ndarray) else rows.rescaled(1.0 / norms)
     return choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)
 
 def _place_rows(self, rows):
@@ -288,10 +301,9 @@ def _place_rows(self, rows):
     with stage("placement"):
         for start in range(0, len(rows), TRANSFORM_CHUNK):
             chunk = rows[start:start + TRANSFORM_CHUNK]
-            S_new = chunk if self._train_rows is None else chunk @ self._train_rows.T
+            S_new = chunk if self._train_rows is None else row_products(chunk, self._train_rows)
             if self._train_rows is not None:
-                S_new = coincide(S_new, np.einsum("ij,ij->i", chunk, chunk),
-                                 np.einsum("ij,ij->i", self._train_rows, self._train_rows), self.variance_)
+                S_new = coincide(S_new, squared_norms(chunk), squared_norms(self._train_rows), self.variance_)
             out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, self.solver_, self._fitted,
                                                                  self.settings_.refine, self.kernel_)
     return out
@@ -301,14 +313,14 @@ IKD._landmarks, IKD._place_rows = _landmarks, _place_rows
 
 # %% ../nbs/estimator.ipynb #c026
 def noise_variance(K, # (T, T) kernel matrix of the fitted points
-                   rows, # (T, N) their standardised rows, with S = rows @ rows.T
+                   rows, # (T, N) their standardised rows, with S = rows @ rows.T (an array or `SparseRows`)
                    eigen=None, # (eigenvalues, eigenvectors) of K, if already computed
                   ) -> float: # the sigma_n^2 that maximises the GP marginal likelihood of the rows' columns
     "Noise variance of the GP decoder: the marginal likelihood of the N columns of `rows` under K + sigma_n^2 I, K fixed."
     from scipy.optimize import minimize_scalar
     eigenvalues, vectors = eigen if eigen is not None else np.linalg.eigh(K)
     eigenvalues = np.clip(eigenvalues, 0.0, None)
-    energy = np.sum((vectors.T @ rows) ** 2, axis=1)
+    energy = np.sum(rows_transposed_dot(rows, vectors) ** 2, axis=0)
     scale = float(np.mean(np.diag(K)))
     def negative_log_likelihood(log_noise):
         total = eigenvalues + np.exp(log_noise)
@@ -333,8 +345,8 @@ class GPDecoder:
         eigenvalues, vectors = np.linalg.eigh(K)
         sigma2 = noise_variance(K, rows, (eigenvalues, vectors))
         offsets = np.r_[np.zeros(rows.shape[1]), location.mean(), scale.mean()]
-        targets = np.c_[rows, location, scale] - offsets
-        weights = vectors @ ((vectors.T @ targets) / (np.clip(eigenvalues, 0.0, None) + sigma2)[:, None])
+        projected = np.c_[rows_transposed_dot(rows, vectors).T, vectors.T @ (np.c_[location, scale] - offsets[-2:])]
+        weights = vectors @ (projected / (np.clip(eigenvalues, 0.0, None) + sigma2)[:, None])
         return cls(anchors, weights, offsets, kernel, sigma2)
 
     def decode(self, Z, # (n, M) latent points
@@ -352,6 +364,9 @@ def decoder(self) -> GPDecoder:
     if self._train_rows is None:
         raise ValueError("inverse_transform needs the data rows, and covariance='precomputed' was fitted on a "
                          "covariance matrix: there is nothing to decode into")
+    if self._row_location is None:
+        raise ValueError("this model was made by IKD.for_transform, which keeps only what transform needs; "
+                         "inverse_transform and score need the full fitted model")
     if self._decoder is None:
         self._decoder = GPDecoder.fit(self._fitted.embedding, self.kernel_, self._train_rows, self._row_location,
                                       self._row_scale)
@@ -370,6 +385,7 @@ IKD.decoder, IKD.inverse_transform = decoder, inverse_transform
 
 # %% ../nbs/estimator.ipynb #c034
 SCORE_MAX_ROWS = 20_000  # score factors an (n, n) matrix: about 10 s at this size on two cores
+SCORE_COLUMNS = 1024  # features whitened at a time, so that sparse rows are made dense only this many columns at once
 
 def model_scale(n_features:int, # N
                 kind:str="correlation", # "correlation" or "covariance", as in `covariance.covariance_rows`
@@ -378,7 +394,7 @@ def model_scale(n_features:int, # N
     return float(n_features if kind == "correlation" else n_features - 1)
 
 def gp_log_likelihood(embedding, # (n, M) latent points of the rows
-                      rows, # (n, N) their standardised rows
+                      rows, # (n, N) their standardised rows (an array or `SparseRows`)
                       kernel:Kernel, # the kernel, with the marginal variance set
                       noise_variance:float, # sigma_n^2
                       scale:float, # c^2 of `model_scale`
@@ -389,9 +405,13 @@ def gp_log_likelihood(embedding, # (n, M) latent points of the rows
     C = kernel.covariance(embedding)
     C[np.diag_indices_from(C)] += noise_variance
     factor, _ = cho_factor(C, lower=True, overwrite_a=True, check_finite=False)
-    whitened = solve_triangular(factor, rows, lower=True, check_finite=False)
+    energy = 0.0
+    for start in range(0, N, SCORE_COLUMNS):
+        whitened = solve_triangular(factor, row_columns(rows, slice(start, start + SCORE_COLUMNS)), lower=True,
+                                    check_finite=False)
+        energy += np.vdot(whitened, whitened)
     log_det = 2.0 * np.sum(np.log(np.diag(factor)))
-    return float(-0.5 * (N * log_det + scale * np.vdot(whitened, whitened) + n * N * np.log(2 * np.pi)))
+    return float(-0.5 * (N * log_det + scale * energy + n * N * np.log(2 * np.pi)))
 
 def _log_likelihood(self, X):
     "(total log-likelihood, rows scored, entries scored) of the rows of `X` placed in the fitted embedding."
@@ -431,3 +451,37 @@ def bic_scorer(estimator, # a fitted IKD
     return -estimator.bic(X)
 
 IKD._log_likelihood, IKD.score, IKD.bic, IKD.aic = _log_likelihood, score, bic, aic
+
+# %% ../nbs/estimator.ipynb #c045
+FOR_TRANSFORM = ("n_features_in_", "feature_names_in_", "variance_", "kernel_", "settings_", "solver_", "eigenvalues_",
+                 "explained_variance_ratio_", "reference_index_", "_fitted", "_train_rows")  # what `transform` reads
+
+def for_transform(self) -> IKD: # a fitted IKD whose `transform` equals this one's; no inverse_transform, score
+    "A copy of the fitted model with only what `transform` needs: the smallest model to save for placing new points."
+    check_is_fitted(self)
+    compact = clone(self)
+    for name in FOR_TRANSFORM:
+        if hasattr(self, name): setattr(compact, name, getattr(self, name))
+    compact._row_location = compact._row_scale = compact._decoder = None
+    return compact
+
+IKD.for_transform = for_transform
+
+# %% ../nbs/estimator.ipynb #c049
+def _transform_block(rows, # (n, N) one block of rows
+                     model:IKD, # the compact model, delivered by the scheduler
+                    ): # (n, M)
+    return model.transform(rows)
+
+def _transform_dask(self, X, # (n, N) dask array of new points
+                   ): # (n, M) lazy dask array of their positions
+    "`transform` of a Dask array: lazy, block by block of rows, the compact model shipped once per worker."
+    import dask
+    if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+        raise ValueError(f"X has shape {X.shape}, but IKD was fitted with {self.n_features_in_} features")
+    X = X.rechunk({1: -1})
+    model = dask.delayed(self.for_transform(), pure=True, traverse=False)
+    return X.map_blocks(_transform_block, model, dtype=np.float64, chunks=(X.chunks[0], (self.n_components,)),
+                        meta=np.empty((0, self.n_components)))
+
+IKD._transform_dask = _transform_dask

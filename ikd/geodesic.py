@@ -212,7 +212,7 @@ class GeodesicSolver(Solver):
         return self._path_lengths
 
     def __getstate__(self):
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # a copy: the model being pickled keeps its paths
         state.pop("_path_lengths", None)  # T x T: a pickle keeps the sparse graph and recomputes the paths on first use
         return state
 

@@ -8,23 +8,29 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.extmath import randomized_svd
+from scipy import linalg
+from sklearn.utils.extmath import svd_flip
+
+from .covariance import row_columns, row_products, rows_dot, rows_transposed_dot
+from .covariance import squared_norms as row_squared_norms
 
 # %% auto #0
-__all__ = ['SCAN_BY_LISTS', 'LANDMARK_RULES', 'row_distances', 'RNet', 'rnet', 'principal_coordinates', 'check_landmark_count',
-           'farthest_point_landmarks', 'random_landmarks', 'choose_landmarks']
+__all__ = ['SCAN_BY_LISTS', 'LANDMARK_RULES', 'row_distances', 'RNet', 'rnet', 'principal_coordinates', 'randomized_coordinates',
+           'check_landmark_count', 'farthest_point_landmarks', 'random_landmarks', 'choose_landmarks']
 
 # %% ../nbs/landmarks.ipynb #c008
-def row_distances(rows, # (T, N) points
+def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
                   who, # indices (or a slice) of the rows to measure
                   point:int, # index of the row to measure them against
                   squared_norms=None, # (T,) the rows' squared norms, when already known
                  ): # distances from `rows[who]` to `rows[point]`
     "Euclidean distances to one row, each with the same rounding whichever rows are measured with it."
-    if squared_norms is None: squared_norms = np.einsum("ij,ij->i", rows, rows)
+    if squared_norms is None: squared_norms = row_squared_norms(rows)
     if not isinstance(who, slice) and len(who) > len(rows) // 4:  # gathering most rows costs more than measuring all
         return row_distances(rows, slice(None), point, squared_norms)[who]
-    inner = np.einsum("ij,j->i", rows[who], rows[point])
+    chosen = rows if isinstance(who, slice) and who == slice(None) else rows[who]
+    if isinstance(rows, np.ndarray): inner = np.einsum("ij,j->i", chosen, rows[point])
+    else: inner = row_products(chosen, rows[[point]])[:, 0]
     return np.sqrt(np.maximum(squared_norms[who] + squared_norms[point] - 2.0 * inner, 0.0))
 
 # %% ../nbs/landmarks.ipynb #c009
@@ -40,15 +46,16 @@ class RNet:
 
 SCAN_BY_LISTS = 32  # up to this many clusters rescanned, gather their member lists; beyond, one pass over the owners
 
-def rnet(rows, # (T, N) points; the distance is Euclidean between rows (the correlation distance for standardised rows)
+def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Euclidean between rows
          radius:float|None=None, # stop once every row is within this distance of a centre
          n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
          random_state=None, # picks the first centre (seed 0 when None)
         ) -> RNet:
     "Gonzalez's farthest-point r-net, each step rescanning only the clusters of the farthest point's centre and its friends."
-    rows = np.asarray(rows, dtype=np.float64)
-    if rows.ndim != 2 or len(rows) == 0: raise ValueError(f"rows must be a non-empty 2-D array, got shape {rows.shape}")
-    if not np.all(np.isfinite(rows)): raise ValueError("rows contain NaN or infinite values")
+    if isinstance(rows, np.ndarray) or not hasattr(rows, "products"):  # `SparseRows` were checked when they were made
+        rows = np.asarray(rows, dtype=np.float64)
+        if rows.ndim != 2 or len(rows) == 0: raise ValueError(f"rows must be a non-empty 2-D array, got shape {rows.shape}")
+        if not np.all(np.isfinite(rows)): raise ValueError("rows contain NaN or infinite values")
     T = len(rows)
     if radius is None and n_centres is None: raise ValueError("give radius, n_centres or both")
     if radius is not None and not (np.isfinite(radius) and radius >= 0):
@@ -56,7 +63,7 @@ def rnet(rows, # (T, N) points; the distance is Euclidean between rows (the corr
     if n_centres is not None and not 1 <= n_centres <= T:
         raise ValueError(f"n_centres must be between 1 and T = {T}, got {n_centres!r}")
     limit = T if n_centres is None else n_centres
-    squared_norms = np.einsum("ij,ij->i", rows, rows)
+    squared_norms = row_squared_norms(rows)
     measure = lambda who, point: row_distances(rows, who, point, squared_norms)
     slack = 1 + 1e-9
     centres, insertion_radii = np.empty(limit, dtype=np.intp), np.full(limit, np.inf)
@@ -101,16 +108,47 @@ def rnet(rows, # (T, N) points; the distance is Euclidean between rows (the corr
     return RNet(centres[:k], float(max(reach[:k].max(), 0.0)), owner, distance, insertion_radii[:k], evaluations)
 
 # %% ../nbs/landmarks.ipynb #c014
-def principal_coordinates(rows, # (T, N) rows
+def principal_coordinates(rows, # (T, N) rows: an array, or `covariance.SparseRows` (never densified)
                           n_directions:int|None=64, # keep this many principal directions (None: all N)
                           random_state=None, # seeds the randomized SVD (seed 0 when None)
                          ): # (T, min(N, n_directions)) coordinates whose distances approximate the rows'
     "The rows' coordinates in their leading principal directions (the rows themselves when there are no more than that)."
-    rows = np.asarray(rows, dtype=np.float64)
-    if n_directions is None or n_directions >= rows.shape[1]: return rows
-    left, singular, _ = randomized_svd(rows - rows.mean(axis=0), n_directions, n_iter=2,
-                                       random_state=0 if random_state is None else random_state)
-    return left * singular
+    if isinstance(rows, np.ndarray) or not hasattr(rows, "products"): rows = np.asarray(rows, dtype=np.float64)
+    T, N = rows.shape
+    if n_directions is None or n_directions >= N: return row_columns(rows, slice(None))
+    if isinstance(rows, np.ndarray):
+        centred = rows - rows.mean(axis=0)
+        product, transposed_product = (lambda V: centred @ V), (lambda W: centred.T @ W)
+    else:  # the column-centred rows as an operator: R V - 1 (c^T V) and R^T W - c (1^T W)
+        column_mean = rows_transposed_dot(rows, np.ones((T, 1)))[:, 0] / T
+        product = lambda V: rows_dot(rows, V) - column_mean @ V
+        transposed_product = lambda W: rows_transposed_dot(rows, W) - np.outer(column_mean, W.sum(axis=0))
+    return randomized_coordinates(product, transposed_product, (T, N), n_directions,
+                                  0 if random_state is None else random_state)
+
+def randomized_coordinates(product, # V (N, k) -> A V (T, k)
+                           transposed_product, # W (T, k) -> A^T W (N, k)
+                           shape:tuple, # (T, N) of A
+                           n_directions:int, # k
+                           random_state, # seed of the random test matrix
+                          ): # (T, k) U_k diag(s_k): A's rows in its top k right singular directions
+    "scikit-learn's `randomized_svd` (10 oversamples, 2 power iterations, signs flipped its way) on an operator."
+    T, N = shape
+    rng, size = check_random_state(random_state), n_directions + 10
+    qr = lambda M: linalg.qr(M, mode="economic", check_finite=False)[0]
+    if T >= N:
+        Q = rng.normal(size=(N, size))
+        for _ in range(2): Q = transposed_product(product(Q))
+        Q = qr(product(Q))
+        inner, singular, right = linalg.svd(transposed_product(Q).T, full_matrices=False)
+        left, _ = svd_flip(Q @ inner, right)
+        return left[:, :n_directions] * singular[:n_directions]
+    Q = rng.normal(size=(T, size))  # scikit-learn works on A^T when it is the wider
+    for _ in range(2): Q = product(transposed_product(Q))
+    Q = qr(transposed_product(Q))
+    inner, singular, right = linalg.svd(product(Q).T, full_matrices=False)
+    _, right = svd_flip(Q @ inner, right, u_based_decision=False)
+    return right[:n_directions].T * singular[:n_directions]
 
 def check_landmark_count(n_landmarks, # L, as given
                          n_points:int, # T

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import splu
 
 from .error import distance_error
@@ -63,8 +64,15 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     W = sparse.csr_matrix((weights, (rows, cols)), shape=(T, T))
     V = sparse.diags(np.asarray(W.sum(axis=1)).ravel()) - W
     # V is singular (constants, per connected component, are its null space); a tiny ridge makes it factorable, and
-    # solving for the step rather than the new positions keeps each component where it was
-    solve = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc()).solve
+    # solving for the step rather than the new positions keeps each component where it was. The ridge also magnifies
+    # rounding along that null space, so each step is centred per component: the result does not drift with rounding.
+    factor = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc())
+    n_parts, part = connected_components(W, directed=False)
+    part_sizes = np.bincount(part, minlength=n_parts)[:, None]
+    def solve(rhs):
+        step = factor.solve(rhs)
+        return step - (np.stack([np.bincount(part, weights=column, minlength=n_parts) for column in step.T], axis=1)
+                       / part_sizes)[part]
     # summing each pair's contribution into its first point is one sparse product with this incidence matrix
     incidence = sparse.csr_matrix((np.ones(rows.size), (rows, np.arange(rows.size))), shape=(T, rows.size))
     def stress_of(Y):

