@@ -77,10 +77,11 @@ def covariance_from_rows(rows, # output of `covariance_rows`
     return S
 
 def row_products(a, # (n, N) rows: an array or `SparseRows`
-                 b, # (m, N) rows of the same kind
+                 b, # (m, N) rows: an array or `SparseRows` (either kind, whatever `a` is)
                 ): # (n, m) a @ b.T
     "Inner products between two sets of standardised rows, dense or sparse."
-    return a @ b.T if isinstance(a, np.ndarray) else a.products(b)
+    if isinstance(b, np.ndarray): return a @ b.T if isinstance(a, np.ndarray) else a.dot(b.T)
+    return b.dot(a.T).T if isinstance(a, np.ndarray) else a.products(b)
 
 def squared_norms(rows, # (n, N) rows: an array or `SparseRows`
                  ): # (n,) each row's squared norm

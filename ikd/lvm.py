@@ -177,7 +177,7 @@ def neighbour_graph(X, # (n, D) inputs
 LN4 = 2.0 * np.log(2.0)  # delta^2 = distance^2 / 2 ln 2: P(near) = 1/2 at the input distance
 COARSE_MIN_POINTS = 500  # below this many points every pair is kept (at most 124 750): coarse graining would lose more than it saves
 
-def _all_pairs(points, weights, reach, graph, X):
+def _all_pairs(points, weights, reach, graph):
     "Every unordered pair of `points` as far pairs: weight w_a w_b (2 - E_ab - E_ba), Delta from the reach rule."
     first, second = np.triu_indices(len(points), 1)
     a, b = points[first], points[second]
@@ -198,16 +198,16 @@ def coarse_pairs(X, graph:NeighbourGraph,
     n = len(points)
     n_landmarks = int(round((n * n / 2.0) ** (1.0 / 3.0)))
     if levels == 0 or n < COARSE_MIN_POINTS:
-        return _all_pairs(points, weights, reach, graph, X), (np.empty(0, int), np.empty(0, int), np.empty(0))
+        return _all_pairs(points, weights, reach, graph), (np.empty(0, int), np.empty(0, int), np.empty(0))
     chosen = np.sort(rng.choice(n, n_landmarks, replace=False))
     distance, nearest = NearestNeighbors(n_neighbors=1).fit(X[points[chosen]]).kneighbors(X[points])
     group, distance = nearest[:, 0], distance[:, 0]
     group[chosen] = np.arange(n_landmarks)  # a landmark is its own group's, even with a duplicate elsewhere
     distance[chosen] = 0.0
-    far, near = [], []
+    far = []
     for g in range(n_landmarks):  # a loop over groups, each a few dozen points: the pairs inside are vectorised
         members = np.flatnonzero(group == g)
-        if len(members) > 1: far.append(_all_pairs(points[members], weights[members], reach[members], graph, X))
+        if len(members) > 1: far.append(_all_pairs(points[members], weights[members], reach[members], graph))
     members = np.setdiff1d(np.arange(n), chosen)
     near = (points[members], points[chosen[group[members]]], distance[members] ** 2 / LN4)
     group_weight = np.bincount(group, weights=weights, minlength=n_landmarks)

@@ -91,8 +91,9 @@ def connectivity(model, # a fitted IKD with the geodesic solver
         fitted_labels = np.asarray(labels)
         if hasattr(model, "landmark_indices_"): fitted_labels = fitted_labels[model.landmark_indices_]
     points(Z, fitted_labels, ax=ax)
-    if labels is None: ax.collections[-1].set_label("fitted points")
-    if labels is None: ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    if labels is None:
+        ax.collections[-1].set_label("fitted points")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
     return ax
 
 # %% ../nbs/plot.ipynb #c011

@@ -275,3 +275,24 @@ def test_ikd_logger_reaches_an_application_handler(caplog):
     with caplog.at_level(logging.INFO, logger="ikd"):
         IKD(2).fit(X)
     assert {"covariance", "paths", "eigensolver"} <= {record.getMessage().split()[0] for record in caplog.records}
+
+
+@pytest.mark.parametrize("params", [{}, {"n_landmarks": 120}, {"solver": "full"}, {"covariance": "precomputed"}],
+                         ids=["geodesic", "landmarks", "full", "precomputed"])
+def test_model_saved_for_transform_is_smaller_and_transforms_identically(gp_data, params):
+    import pickle
+    X, _ = gp_data
+    data = np.corrcoef(X) if params.get("covariance") == "precomputed" else X
+    precomputed = params.get("covariance") == "precomputed"
+    model = IKD(2, random_state=0, **params).fit(data[:250, :250] if precomputed else data[:250])
+    new = data[250:, :250] if precomputed else data[250:]
+    compact = model.for_transform()
+    # with landmarks the embedding of all T rows is dropped; without, embedding_ is the fitted embedding itself
+    slack = -1 if "n_landmarks" in params else 64
+    assert len(pickle.dumps(compact)) <= len(pickle.dumps(model)) + slack
+    loaded = pickle.loads(pickle.dumps(compact))
+    np.testing.assert_array_equal(loaded.transform(new), model.transform(new))
+    assert not hasattr(loaded, "embedding_")
+    if not precomputed:
+        with pytest.raises(ValueError, match="for_transform"):
+            loaded.inverse_transform(np.zeros((1, 2)))

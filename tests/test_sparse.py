@@ -77,3 +77,11 @@ def test_sparse_rows_are_row_order_invariant(data):
     a = IKD(2, random_state=0).fit_transform(X)
     b = IKD(2, random_state=0).fit_transform(X[order])
     np.testing.assert_allclose(b, a[order], atol=1e-8)
+
+
+def test_dense_fit_places_sparse_rows_and_the_reverse(data):
+    X, new = data
+    dense, fitted = IKD(2, random_state=0).fit(X.toarray()), IKD(2, random_state=0).fit(X)
+    expected = dense.transform(new.toarray())
+    np.testing.assert_allclose(dense.transform(new), expected, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fitted.transform(new.toarray()), expected, rtol=0, atol=1e-10)
