@@ -34,7 +34,7 @@ def noisy_block(pixels, block, size):
     return rows + np.random.default_rng(block).normal(0.0, NOISE_SD, rows.shape)
 
 
-def peak_memory_gb(dask_worker=None):
+def peak_memory_gb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
 
 
