@@ -9,9 +9,10 @@ import numpy as np
 from scipy import sparse
 
 # %% auto #0
-__all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION', 'covariance_rows',
-           'sample_covariance', 'covariance_from_rows', 'row_products', 'squared_norms', 'rows_dot',
-           'rows_transposed_dot', 'row_columns', 'SparseRows', 'check_covariance', 'coincide', 'check_positive_pairs']
+__all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'PAIR_CHUNK', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION',
+           'covariance_rows', 'sample_covariance', 'covariance_from_rows', 'row_products', 'squared_norms', 'rows_dot',
+           'rows_transposed_dot', 'paired_products', 'row_columns', 'SparseRows', 'check_covariance', 'coincide',
+           'check_positive_pairs']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -96,6 +97,21 @@ def rows_transposed_dot(rows, # (T, N) rows: an array or `SparseRows`
                         W, # (T, k)
                        ): # (N, k) rows.T @ W
     return rows.T @ W if isinstance(rows, np.ndarray) else rows.transposed_dot(W)
+
+PAIR_CHUNK = 65536  # pairs gathered at a time by `paired_products`
+
+def paired_products(rows, # (T, N) rows: an array or `SparseRows`
+                    first, second, # (P,) row indices of the pairs
+                   ): # (P,) r_first . r_second, pair by pair (only the pairs asked for, not a T x T product)
+    "Inner products of the given pairs of rows."
+    out = np.empty(len(first))
+    for start in range(0, len(first), PAIR_CHUNK):
+        a, b = first[start:start + PAIR_CHUNK], second[start:start + PAIR_CHUNK]
+        if isinstance(rows, np.ndarray): out[start:start + PAIR_CHUNK] = np.einsum("ij,ij->i", rows[a], rows[b])
+        else:
+            inner = np.asarray(rows.unit[a].multiply(rows.unit[b]).sum(axis=1)).ravel()
+            out[start:start + PAIR_CHUNK] = rows.factor[a] * rows.factor[b] * (inner - rows.shape[1] * rows.mean[a] * rows.mean[b])
+    return out
 
 def row_columns(rows, # (T, N) rows: an array or `SparseRows`
                 which:slice, # the features wanted

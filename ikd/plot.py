@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .covariance import ROW_BLOCK, row_products
+from .covariance import paired_products
 from .error import distance_error
 from .refine import stress_weights
 from .style import class_names, ordered_classes
@@ -101,20 +101,14 @@ DIAGNOSTICS = ("distance_error", "stress")
 
 def trusted_correlations(model, # a fitted IKD with the geodesic solver, fitted on data rows
                         ): # (rows, cols, correlations) of every trusted pair, both directions
-    "The correlations (covariance / variance) of the trusted pairs, recomputed from the fitted rows a band at a time."
+    "The correlations (covariance / variance) of the trusted pairs, recomputed from the fitted rows pair by pair."
     graph = trusted_graph(model).tocsr()
     rows_of_data = model._train_rows
     if rows_of_data is None:
         raise ValueError("diagnostic needs the data rows, and this model was fitted on a precomputed covariance")
     rows = np.repeat(np.arange(graph.shape[0]), np.diff(graph.indptr))
     cols = graph.indices.copy()
-    correlations = np.empty(len(rows))
-    for start in range(0, graph.shape[0], ROW_BLOCK):
-        stop = min(start + ROW_BLOCK, graph.shape[0])
-        band = slice(graph.indptr[start], graph.indptr[stop])
-        products = row_products(rows_of_data[start:stop], rows_of_data)
-        correlations[band] = products[rows[band] - start, cols[band]] / model.variance_
-    return rows, cols, correlations
+    return rows, cols, paired_products(rows_of_data, rows, cols) / model.variance_
 
 def point_diagnostic(model, # a fitted IKD with the geodesic solver, fitted on data rows
                      kind:str="distance_error", # "distance_error" (Eq. 11) or "stress" (the refinement's)
