@@ -130,8 +130,10 @@ class SparseRows:
                  factor, # (T,) what the centred unit row is multiplied by
                  location, # (T,) each data row's mean, in the data's units
                  scale, # (T,) with x_i = location_i + scale_i r_i
+                 spread, # (T,) the norm of unit_i - mean_i, so that |r_i| = factor_i spread_i
                 ):
         self.unit, self.mean, self.factor, self.location, self.scale = unit, mean, factor, location, scale
+        self.spread = spread
 
     @classmethod
     def from_sparse(cls, X, # (T, N) scipy.sparse matrix or array
@@ -163,14 +165,14 @@ class SparseRows:
             raise ValueError(f"{bad.size} sparse row(s) (e.g. row {bad[0]}) have a common offset over "
                              f"{SPARSE_OFFSET_LIMIT:.0e} times their spread about it; sparse products cannot give their "
                              "covariances accurately. Pass X as a dense array, or subtract the offset first.")
-        if kind == "correlation": return cls(unit, mean, 1.0 / spread, peak * mean, peak * spread)
+        if kind == "correlation": return cls(unit, mean, 1.0 / spread, peak * mean, peak * spread, spread)
         factor = peak / np.sqrt(N - 1.0)
         with np.errstate(over="ignore", under="ignore"): variances = (factor * spread) ** 2
         if not np.all(np.isfinite(variances)) or not np.all(variances > 0):
             bad = np.flatnonzero(~np.isfinite(variances) | ~(variances > 0))
             raise ValueError(f"the covariance of {bad.size} point(s) (e.g. row {bad[0]}) over- or underflows float64 at "
                              "this scale; rescale X or use covariance='correlation', which does not depend on scale")
-        return cls(unit, mean, factor, peak * mean, np.full(T, np.sqrt(N - 1.0)))
+        return cls(unit, mean, factor, peak * mean, np.full(T, np.sqrt(N - 1.0)), spread)
 
     @property
     def shape(self): return self.unit.shape
@@ -179,17 +181,16 @@ class SparseRows:
     def __len__(self): return self.shape[0]
 
     def __getitem__(self, index): # a slice or integer indices of rows
-        return SparseRows(self.unit[index], self.mean[index], self.factor[index], self.location[index], self.scale[index])
+        return SparseRows(self.unit[index], self.mean[index], self.factor[index], self.location[index], self.scale[index],
+                          self.spread[index])
 
     def rescaled(self, by, # (T,) factors
                 ) -> SparseRows:
         "The same rows, row i multiplied by `by[i]`."
-        return SparseRows(self.unit, self.mean, self.factor * by, self.location, self.scale / by)
+        return SparseRows(self.unit, self.mean, self.factor * by, self.location, self.scale / by, self.spread)
 
     def squared_norms(self): # (T,) r_i^T r_i
-        row_of = np.repeat(np.arange(len(self)), np.diff(self.unit.indptr))
-        centred = np.bincount(row_of, weights=(self.unit.data - self.mean[row_of]) ** 2, minlength=len(self))
-        return self.factor ** 2 * (centred + (self.shape[1] - np.diff(self.unit.indptr)) * self.mean ** 2)
+        return (self.factor * self.spread) ** 2
 
     def products(self, other:SparseRows): # (T, n) r_i^T r_j
         inner = (self.unit @ other.unit.T).toarray()
