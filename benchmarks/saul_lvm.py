@@ -32,7 +32,7 @@ def run_single(method, d, data_dir, save):
     start = time.perf_counter()
     if method == "saul_lvm":
         from ikd.lvm import TractableLVM
-        model = TractableLVM(d, n_neighbors=9, n_walk_steps=1, coarse_levels=1, max_iter=400, linear_solver="cg",
+        model = TractableLVM(d, n_neighbors=9, n_walk_steps=1, coarse_levels=1, max_iter=400, linear_solver="cg_jacobi",
                              random_state=0).fit(X)
         Z, variances = model.embedding_, model.variances_
     else: Z, variances = embed(method, X, d, random_state=0), None
