@@ -2,11 +2,13 @@
 
 Run: python benchmarks/rnet.py [--seeds 3] [--fashion-mnist] [--data-dir DIR]
 Prints (and writes benchmarks/results/rnet.txt) for the GP benchmark (Eq. 12 latent, T = 1000, M = 3, SE, l = 3, noise
-sd 0.05, N = 100) at L = 100, 200, 400 landmarks: the distances the friend-list r-net computes as a fraction of plain
-Gonzalez's T L (and the share of them that builds the friend lists), the time of the r-net in the exact correlation
-distance, of plain Gonzalez in the same distance (one BLAS product with all T rows per centre) and of the "farthest"
-rule (the r-net in 64 principal directions), and the affine R^2 of landmark IKD with each rule. With --fashion-mnist,
-the same for all 70 000 Fashion-MNIST images at L = 2000, with 5-fold 5-NN accuracy at M = 2 and 10.
+sd 0.05, N = 100) at L = 100, 200, 400 landmarks, and with --fashion-mnist for all 70 000 Fashion-MNIST images at
+L = 2000: in the distance the landmark rules use (the standardised rows' 64 leading principal coordinates) and in the
+exact correlation distance (all N features), the distances the friend-list r-net (`landmarks.rnet`) computes as a
+fraction of plain Gonzalez's T L (`landmarks.gonzalez`), the share of them spent on friend lists, and both wall times
+(each construction asserted to give the other's net). Then landmark IKD with each rule ("farthest" and "rnet" give the
+same landmarks, asserted), with the exact net's centres given as indices, and with random landmarks: the GP benchmark's
+mean affine R^2, Fashion-MNIST's 5-fold 5-NN accuracy at M = 2 and 10 with fit seconds.
 """
 import argparse
 import time
@@ -18,21 +20,12 @@ import numpy as np
 from ikd import IKD
 from ikd.covariance import covariance_rows
 from ikd.datasets import gp_observations, load_fashion_mnist, ou_latent
-from ikd.landmarks import farthest_point_landmarks, rnet
+from ikd.landmarks import gonzalez, principal_coordinates, rnet
 from ikd.metrics import affine_r2, knn_accuracy
 
 RESULTS = Path(__file__).parent / "results" / "rnet.txt"
-RULES = ("farthest", "rnet", "random")
-
-
-def plain_gonzalez(rows, n_centres, first):
-    "Every distance updated at every step, by one matrix-vector product with all rows: the plain algorithm at its fastest."
-    squared_norms = np.einsum("ij,ij->i", rows, rows)
-    distance_to = lambda p: np.sqrt(np.maximum(squared_norms + squared_norms[p] - 2.0 * (rows @ rows[p]), 0.0))
-    distance = distance_to(first)
-    for _ in range(n_centres - 1):
-        distance = np.minimum(distance, distance_to(int(np.argmax(distance))))
-    return distance.max()
+HEADER = (f"{'data':>22s} {'distance':>10s} {'L':>5s}  {'distances / (T L)':>17s}  {'friend share':>12s}  "
+          f"{'rnet (s)':>9s}  {'gonzalez (s)':>12s}  {'radius':>7s}")
 
 
 def timed(function, *args, **kwargs):
@@ -41,20 +34,21 @@ def timed(function, *args, **kwargs):
     return result, time.perf_counter() - start
 
 
-def construction_line(label, rows, n_centres):
-    "Distance counts and times of the three constructions of the same n_centres landmarks."
-    net, net_seconds = timed(rnet, rows, n_centres=n_centres)
-    plain_radius, plain_seconds = timed(plain_gonzalez, rows, n_centres, net.centres[0])
-    _, farthest_seconds = timed(farthest_point_landmarks, rows, n_centres)
-    assert abs(plain_radius - net.radius) < 1e-9 * max(1.0, net.radius)
-    T = len(rows)
-    friend_share = n_centres * (n_centres - 1) / 2 / net.distance_evaluations
-    return (f"{label:>22s} {n_centres:5d}  {net.distance_evaluations / (T * n_centres):17.3f}  {friend_share:12.3f}  "
-            f"{net_seconds:9.2f}  {plain_seconds:9.2f}  {farthest_seconds:10.2f}  {net.radius:7.4f}")
-
-
-HEADER = (f"{'data':>22s} {'L':>5s}  {'distances / (T L)':>17s}  {'friend share':>12s}  {'rnet (s)':>9s}  "
-          f"{'plain (s)':>9s}  {'farthest (s)':>10s}  {'radius':>7s}")
+def construction_lines(label, rows, n_centres):
+    "Distance counts and times of the friend-list and plain constructions, in principal coordinates and exactly."
+    lines, exact_net = [], None
+    projected, projection_seconds = timed(principal_coordinates, rows)
+    for space, points in (("64 PCs", projected), ("exact", rows)):
+        net, net_seconds = timed(rnet, points, n_centres=n_centres)
+        plain, plain_seconds = timed(gonzalez, points, n_centres=n_centres)
+        np.testing.assert_array_equal(net.centres, plain.centres)
+        friend_share = n_centres * (n_centres - 1) / 2 / net.distance_evaluations
+        lines.append(f"{label:>22s} {space:>10s} {n_centres:5d}  {net.distance_evaluations / plain.distance_evaluations:17.3f}"
+                     f"  {friend_share:12.3f}  {net_seconds:9.2f}  {plain_seconds:12.2f}  {net.radius:7.4f}")
+        print(lines[-1], flush=True)
+        exact_net = net
+    lines.append(f"{'':>22s} (projection to 64 principal coordinates: {projection_seconds:.2f} s)")
+    return lines, exact_net
 
 
 def main():
@@ -69,32 +63,40 @@ def main():
     Z = ou_latent(1000, 3, random_state=0)
     rows = covariance_rows(gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=0))
     for L in (100, 200, 400):
-        lines.append(construction_line("GP benchmark, N = 100", rows, L))
-        print(lines[-1], flush=True)
+        lines += construction_lines("GP benchmark, N = 100", rows, L)[0]
+    columns = ("farthest = rnet", "exact net", "random", "all fitted")
     lines += ["", f"Landmark IKD on the GP benchmark (T = 1000, N = 100, M = 3), {args.seeds} seeds: mean affine R^2",
-              f"{'L':>5s}  " + "  ".join(f"{rule:>9s}" for rule in RULES) + f"  {'all fitted':>10s}"]
+              f"{'L':>5s}  " + "  ".join(f"{column:>15s}" for column in columns)]
     for L in (100, 200, 400):
-        scores = {rule: [] for rule in RULES + ("all",)}
+        scores = {column: [] for column in columns}
         for seed in range(args.seeds):
             Z = ou_latent(1000, 3, random_state=seed)
             X = gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=seed)
-            for rule in RULES:
-                scores[rule].append(affine_r2(IKD(3, n_landmarks=L, landmarks=rule).fit_transform(X), Z))
-            scores["all"].append(affine_r2(IKD(3).fit_transform(X), Z))
-        lines.append(f"{L:5d}  " + "  ".join(f"{np.mean(scores[rule]):9.4f}" for rule in RULES)
-                     + f"  {np.mean(scores['all']):10.4f}")
+            farthest = IKD(3, n_landmarks=L).fit_transform(X)
+            np.testing.assert_array_equal(IKD(3, n_landmarks=L, landmarks="rnet").fit_transform(X), farthest)
+            exact = rnet(covariance_rows(X), n_centres=L).centres
+            scores["farthest = rnet"].append(affine_r2(farthest, Z))
+            scores["exact net"].append(affine_r2(IKD(3, landmarks=exact).fit_transform(X), Z))
+            scores["random"].append(affine_r2(IKD(3, n_landmarks=L, landmarks="random").fit_transform(X), Z))
+            scores["all fitted"].append(affine_r2(IKD(3).fit_transform(X), Z))
+        lines.append(f"{L:5d}  " + "  ".join(f"{np.mean(scores[column]):15.4f}" for column in columns))
         print(lines[-1], flush=True)
     if args.fashion_mnist:
         X, y = load_fashion_mnist(n_samples=None, data_dir=args.data_dir)
-        lines += ["", HEADER, construction_line("Fashion-MNIST 70 000", covariance_rows(X), 2000)]
-        print(lines[-1], flush=True)
-        lines += ["", "Landmark IKD on all 70 000 Fashion-MNIST images, L = 2000: 5-fold 5-NN accuracy (fit seconds)",
-                  f"{'M':>3s}  " + "  ".join(f"{rule:>16s}" for rule in RULES[:2])]
+        lines += ["", HEADER]
+        construction, exact_net = construction_lines("Fashion-MNIST 70 000", covariance_rows(X), 2000)
+        lines += construction
+        rules = ("farthest", "rnet", "exact net")
+        lines += ["", "Landmark IKD on all 70 000 Fashion-MNIST images, L = 2000: 5-fold 5-NN accuracy (fit seconds; the exact "
+                  "net's centres given as indices, their construction timed above)",
+                  f"{'M':>3s}  " + "  ".join(f"{rule:>16s}" for rule in rules)]
         for M in (2, 10):
-            cells = []
-            for rule in RULES[:2]:
-                embedding, seconds = timed(IKD(M, n_landmarks=2000, landmarks=rule).fit_transform, X)
-                cells.append(f"{knn_accuracy(embedding, y):7.3f} ({seconds:5.1f} s)")
+            farthest, farthest_seconds = timed(IKD(M, n_landmarks=2000).fit_transform, X)
+            by_friend_lists, rnet_seconds = timed(IKD(M, n_landmarks=2000, landmarks="rnet").fit_transform, X)
+            np.testing.assert_array_equal(by_friend_lists, farthest)
+            exact, exact_seconds = timed(IKD(M, landmarks=exact_net.centres).fit_transform, X)
+            cells = [f"{knn_accuracy(embedding, y):7.3f} ({seconds:5.1f} s)" for embedding, seconds in
+                     ((farthest, farthest_seconds), (by_friend_lists, rnet_seconds), (exact, exact_seconds))]
             lines.append(f"{M:3d}  " + "  ".join(f"{cell:>16s}" for cell in cells))
             print(lines[-1], flush=True)
     RESULTS.write_text("\n".join(lines) + "\n")

@@ -18,7 +18,7 @@ from .covariance import (COVARIANCES, SparseRows, check_covariance, check_positi
                             squared_norms)
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
-from .landmarks import LANDMARK_RULES, choose_landmarks
+from .landmarks import LANDMARK_RULES, choose_landmarks, given_landmarks
 from .reference import REFERENCE_RULES
 from .refine import refine_embedding, refine_new_points
 from .settings import SOLVERS, Settings, resolve_settings
@@ -93,6 +93,9 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
 class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Inverse kernel decomposition: a closed-form GPLVM embedding from one partial eigendecomposition.
 
+    `fit` takes a dense array or a SciPy sparse matrix (CSR or CSC, never densified) with points as rows, or a
+    T x T covariance with covariance="precomputed"; `transform` also takes a Dask array and returns a lazy one.
+
     Parameters
     ----------
     n_components : int, default=2
@@ -117,9 +120,10 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Error-weighted stress refinement of the embedding and of new points.
     n_landmarks : int, default=None
         Fit on this many landmarks and place the other points like new ones (None: fit every point).
-    landmarks : {"farthest", "rnet", "random"}, default="farthest"
-        Landmark rule: farthest-point sampling in 64 principal directions, the exact r-net in the
-        correlation distance, or uniform.
+    landmarks : {"farthest", "rnet", "random"} or array-like of int, default="farthest"
+        Landmark rule: farthest-point sampling in the correlation distance measured in 64 principal directions
+        (plain Gonzalez, or "rnet": the same landmarks built with friend lists), or uniform; or the indices of
+        the rows to fit as landmarks (then `n_landmarks` may be left None), e.g. an exact r-net from `landmarks.rnet`.
     random_state : int, RandomState or None, default=None
         Seed of the eigensolver's start vector and of the landmarks (seed 0 when None).
     n_jobs : int, default=None
@@ -150,7 +154,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     reference_index_ : int or "centroid"
         The reference point of g(D).
     landmark_indices_ : ndarray of shape (L,)
-        Rows fitted as landmarks; only when `n_landmarks` is given.
+        Rows fitted as landmarks; only when `n_landmarks` or landmark indices are given.
     """
     _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
@@ -164,7 +168,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "path": [StrOptions({"auto", "distance", "product"})],
         "refine": ["boolean", StrOptions({"auto"})],
         "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
-        "landmarks": [StrOptions(set(LANDMARK_RULES))],
+        "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
@@ -188,7 +192,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _n_features_out(self): return self.n_components
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, # (T, N) data, rows are points; (T, T) covariance if covariance="precomputed"
+    def fit(self, X, # (T, N) data, rows are points (an array or sparse matrix); (T, T) covariance if covariance="precomputed"
             y=None, # ignored
            ):
         "Fit IKD to `X`; the embedding is in `embedding_`."
@@ -197,12 +201,13 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _fit(self, X):
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]: delattr(self, name)
         kernel = self._checked_kernel()
-        if self.n_landmarks is not None and self.covariance == "precomputed":
-            raise ValueError("n_landmarks needs the data to compute covariances in chunks; it cannot be used with "
-                             "covariance='precomputed'")
+        given_indices = not isinstance(self.landmarks, str)
+        if (self.n_landmarks is not None or given_indices) and self.covariance == "precomputed":
+            raise ValueError("a landmark fit needs the data to compute covariances in chunks; n_landmarks and landmark "
+                             "indices cannot be used with covariance='precomputed'")
         with stage("rows"): rows = self._validated_rows(X, reset=True)
         T, fitted = len(rows), slice(None)
-        if self.n_landmarks is not None:
+        if self.n_landmarks is not None or given_indices:
             with stage("landmarks"): self.landmark_indices_ = self._landmarks(rows)
             fitted = self.landmark_indices_
         self._train_rows = None if self.covariance == "precomputed" else rows[fitted]
@@ -218,7 +223,8 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
                 n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
                 n_features=None if self.covariance == "precomputed" else self.n_features_in_, n_points=T,
-                n_landmarks=self.n_landmarks, landmarks=self.landmarks, random_state=self.random_state,
+                n_landmarks=None if isinstance(fitted, slice) else len(fitted),
+                landmarks="given" if given_indices else self.landmarks, random_state=self.random_state,
                 covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
         self.solver_ = self.settings_.solver
         self._fitted = fit_embedding(S, self.kernel_, self.settings_, self.n_components, self.random_state, overwrite=True)
@@ -285,7 +291,14 @@ def _pairs_checked(self, S):
     return S
 
 def _landmarks(self, rows):
-    "The landmark rows (all rows when n_landmarks >= T)."
+    "The landmark rows: the indices given, or those the rule picks (all rows when n_landmarks >= T)."
+    if not isinstance(self.landmarks, str):
+        indices = given_landmarks(self.landmarks, len(rows))
+        if self.n_landmarks is not None and self.n_landmarks != len(indices):
+            raise ValueError(f"n_landmarks={self.n_landmarks} but {len(indices)} landmark indices were given")
+        if len(indices) < self.n_components + 2:
+            raise ValueError(f"at least n_components + 2 = {self.n_components + 2} landmark indices are needed, got {len(indices)}")
+        return indices
     if self.n_landmarks < self.n_components + 2:
         raise ValueError(f"n_landmarks must be at least n_components + 2 = {self.n_components + 2}, got {self.n_landmarks}")
     if self.n_landmarks >= len(rows): return np.arange(len(rows))

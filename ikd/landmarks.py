@@ -15,8 +15,9 @@ from .covariance import row_columns, row_products, rows_dot, rows_transposed_dot
 from .covariance import squared_norms as row_squared_norms
 
 # %% auto #0
-__all__ = ['SCAN_BY_LISTS', 'LANDMARK_RULES', 'row_distances', 'RNet', 'rnet', 'principal_coordinates', 'randomized_coordinates',
-           'check_landmark_count', 'farthest_point_landmarks', 'random_landmarks', 'choose_landmarks']
+__all__ = ['SCAN_BY_LISTS', 'LANDMARK_RULES', 'row_distances', 'RNet', 'gonzalez', 'rnet', 'principal_coordinates',
+           'randomized_coordinates', 'check_landmark_count', 'farthest_point_landmarks', 'random_landmarks',
+           'given_landmarks', 'choose_landmarks']
 
 # %% ../nbs/landmarks.ipynb #c008
 def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
@@ -46,12 +47,8 @@ class RNet:
 
 SCAN_BY_LISTS = 32  # up to this many clusters rescanned, gather their member lists; beyond, one pass over the owners
 
-def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Euclidean between rows
-         radius:float|None=None, # stop once every row is within this distance of a centre
-         n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
-         random_state=None, # picks the first centre (seed 0 when None)
-        ) -> RNet:
-    "Gonzalez's farthest-point r-net, each step rescanning only the clusters of the farthest point's centre and its friends."
+def _net_arguments(rows, radius, n_centres, random_state): # (rows as float64, most centres, first centre)
+    "The checks `rnet` and `gonzalez` share."
     if isinstance(rows, np.ndarray) or not hasattr(rows, "products"):  # `SparseRows` were checked when they were made
         rows = np.asarray(rows, dtype=np.float64)
         if rows.ndim != 2 or len(rows) == 0: raise ValueError(f"rows must be a non-empty 2-D array, got shape {rows.shape}")
@@ -62,12 +59,44 @@ def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Eucli
         raise ValueError(f"radius must be a finite number >= 0, got {radius!r}")
     if n_centres is not None and not 1 <= n_centres <= T:
         raise ValueError(f"n_centres must be between 1 and T = {T}, got {n_centres!r}")
-    limit = T if n_centres is None else n_centres
+    return rows, T if n_centres is None else n_centres, check_random_state(0 if random_state is None else random_state).randint(T)
+
+def gonzalez(rows, # (T, N) points (an array or `SparseRows`); the distance is Euclidean between rows
+             radius:float|None=None, # stop once every row is within this distance of a centre
+             n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
+             random_state=None, # picks the first centre (seed 0 when None)
+            ) -> RNet:
+    "Plain Gonzalez: every row measured against each new centre, T distances a centre; `rnet` returns the same net."
+    rows, limit, first = _net_arguments(rows, radius, n_centres, random_state)
+    T = len(rows)
+    squared_norms = row_squared_norms(rows)
+    centres, insertion_radii = [first], [np.inf]
+    distance, owner = row_distances(rows, slice(None), first, squared_norms), np.zeros(T, dtype=np.intp)
+    while len(centres) < limit:
+        new = int(np.argmax(distance))  # ties go to the lowest index
+        covering = distance[new]
+        if radius is not None and covering <= radius: break
+        closer = row_distances(rows, slice(None), new, squared_norms)
+        moves = closer < distance
+        moves[new] = True
+        distance[moves], owner[moves] = closer[moves], len(centres)
+        centres.append(new)
+        insertion_radii.append(covering)
+    return RNet(np.array(centres), float(distance.max()), owner, distance, np.array(insertion_radii), T * len(centres))
+
+def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Euclidean between rows
+         radius:float|None=None, # stop once every row is within this distance of a centre
+         n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
+         random_state=None, # picks the first centre (seed 0 when None)
+        ) -> RNet:
+    "Gonzalez's farthest-point r-net, each step rescanning only the clusters of the farthest point's centre and its friends."
+    rows, limit, first = _net_arguments(rows, radius, n_centres, random_state)
+    T = len(rows)
     squared_norms = row_squared_norms(rows)
     measure = lambda who, point: row_distances(rows, who, point, squared_norms)
     slack = 1 + 1e-9
     centres, insertion_radii = np.empty(limit, dtype=np.intp), np.full(limit, np.inf)
-    centres[0] = check_random_state(0 if random_state is None else random_state).randint(T)
+    centres[0] = first
     distance = measure(slice(None), centres[0])
     evaluations = T
     owner = np.zeros(T, dtype=np.intp)
@@ -162,10 +191,12 @@ def farthest_point_landmarks(rows, # (T, N) standardised rows (unit norm), e.g. 
                              n_landmarks:int, # L
                              random_state=None, # picks the first landmark and seeds the projection (seed 0 when None)
                              n_directions:int|None=64, # measure distances in this many principal directions (None: all N)
+                             friend_lists:bool=False, # build the net with `rnet`'s friend lists instead of plain `gonzalez`
                             ): # (L,) indices, in the order chosen
-    "Gonzalez's farthest-point landmarks in the correlation distance: the r-net with L centres, in principal coordinates."
-    return rnet(principal_coordinates(rows, n_directions, random_state), n_centres=check_landmark_count(n_landmarks, len(rows)),
-                random_state=random_state).centres
+    "Gonzalez's farthest-point landmarks in the correlation distance, measured in principal coordinates: the r-net with L centres."
+    construction = rnet if friend_lists else gonzalez
+    return construction(principal_coordinates(rows, n_directions, random_state),
+                        n_centres=check_landmark_count(n_landmarks, len(rows)), random_state=random_state).centres
 
 def random_landmarks(n_points:int, # T
                      n_landmarks:int, # L
@@ -175,6 +206,20 @@ def random_landmarks(n_points:int, # T
     rng = check_random_state(0 if random_state is None else random_state)
     return np.sort(rng.choice(n_points, check_landmark_count(n_landmarks, n_points), replace=False))
 
+def given_landmarks(indices, # row indices chosen by the caller, e.g. `rnet(rows, n_centres=L).centres`
+                    n_points:int, # T
+                   ): # (L,) the indices as integers, in the order given
+    "Check landmark indices given by hand: integers, distinct, within 0..T-1."
+    indices = np.asarray(indices)
+    if indices.ndim != 1 or len(indices) == 0:
+        raise ValueError(f"landmarks given as indices must be a non-empty 1-D array, got shape {indices.shape}")
+    if not np.issubdtype(indices.dtype, np.integer):
+        raise TypeError(f"landmarks given as indices must be integers, got dtype {indices.dtype}")
+    if indices.min() < 0 or indices.max() >= n_points:
+        raise ValueError(f"landmark indices must lie in 0..{n_points - 1}, got {indices.min()}..{indices.max()}")
+    if len(np.unique(indices)) < len(indices): raise ValueError("landmark indices must be distinct")
+    return indices.astype(np.intp)
+
 LANDMARK_RULES = ("farthest", "rnet", "random")
 
 def choose_landmarks(rows, # (T, N) standardised rows
@@ -182,8 +227,7 @@ def choose_landmarks(rows, # (T, N) standardised rows
                      rule:str="farthest", # "farthest", "rnet" or "random"
                      random_state=None, # seed
                     ): # (L,) indices
-    "Landmarks: farthest-point in principal coordinates, the exact r-net in the correlation distance, or at random."
-    if rule == "farthest": return farthest_point_landmarks(rows, n_landmarks, random_state)
-    if rule == "rnet": return rnet(rows, n_centres=check_landmark_count(n_landmarks, len(rows)), random_state=random_state).centres
+    "Landmarks: farthest-point in principal coordinates (plain Gonzalez, or the same net with friend lists), or at random."
+    if rule in ("farthest", "rnet"): return farthest_point_landmarks(rows, n_landmarks, random_state, friend_lists=rule == "rnet")
     if rule == "random": return random_landmarks(len(rows), n_landmarks, random_state)
     raise ValueError(f"landmarks must be one of {LANDMARK_RULES}, got {rule!r}")

@@ -104,11 +104,11 @@ def resolve_graph(solver:Solver, # from `configured_solver`
 # %% ../nbs/settings.ipynb #c017
 def dimension_sample(n_points:int, # T, all points
                      n_landmarks:int|None, # L, or None when every point is fitted
-                     landmarks:str="farthest", # the landmark rule
+                     landmarks:str="farthest", # the landmark rule, or "given" for indices given by hand
                      random_state=None, # seed of the sample
                     ): # indices of the points to estimate m-hat from, or None: the fitted points themselves
     "Which points the intrinsic dimension is estimated from."
-    if n_landmarks is None or n_landmarks >= n_points or landmarks != "farthest": return None
+    if n_landmarks is None or n_landmarks >= n_points or landmarks == "random": return None
     return random_landmarks(n_points, n_landmarks, random_state)
 
 def estimated_dimension(S, # (L, L) covariance of the fitted points, or of `dimension_sample`'s points

@@ -11,18 +11,8 @@ from sklearn.utils.estimator_checks import check_estimator
 from ikd import IKD
 from ikd.datasets import gp_observations, ou_latent
 from ikd.covariance import covariance_rows
-from ikd.landmarks import farthest_point_landmarks, random_landmarks, rnet, row_distances
+from ikd.landmarks import farthest_point_landmarks, gonzalez, random_landmarks, rnet, row_distances
 from ikd.metrics import affine_r2
-
-
-def plain_gonzalez(points, n_landmarks, first):
-    "Every distance updated at every step, with the same distance arithmetic as the pruned construction."
-    distance_to = lambda p: row_distances(points, slice(None), p)
-    chosen, distance = [first], distance_to(first)
-    for _ in range(n_landmarks - 1):
-        chosen.append(int(np.argmax(distance)))
-        distance = np.minimum(distance, distance_to(chosen[-1]))
-    return np.array(chosen)
 
 
 def pairwise(points):
@@ -45,7 +35,10 @@ def test_rnet_with_n_centres_covers_packs_and_follows_gonzalez(points, fraction)
     rows = make_points(*points)
     L = max(1, int(fraction * len(rows)))
     net = rnet(rows, n_centres=L, random_state=points[0])
-    np.testing.assert_array_equal(net.centres, plain_gonzalez(rows, L, net.centres[0]))
+    plain = gonzalez(rows, n_centres=L, random_state=points[0])
+    for part in ("centres", "owner", "distance", "insertion_radii"):
+        np.testing.assert_array_equal(getattr(net, part), getattr(plain, part))
+    assert net.radius == plain.radius and plain.distance_evaluations == len(rows) * L
     distances = pairwise(rows)
     to_centres = distances[:, net.centres]
     np.testing.assert_allclose(net.distance, to_centres.min(axis=1), atol=1e-9)
@@ -64,6 +57,7 @@ def test_rnet_with_a_radius_is_an_r_net(points, radius_quantile):
     distances = pairwise(rows)
     radius = float(np.quantile(distances, radius_quantile))
     net = rnet(rows, radius=radius)
+    np.testing.assert_array_equal(net.centres, gonzalez(rows, radius=radius).centres)
     assert distances[:, net.centres].min(axis=1).max() <= radius + 1e-9  # covering
     between = distances[np.ix_(net.centres, net.centres)][np.triu_indices(len(net.centres), 1)]
     assert len(net.centres) == 1 or between.min() > radius  # packing, strictly
@@ -84,12 +78,14 @@ def test_rnet_refuses_bad_input():
     rows = np.random.default_rng(0).normal(size=(50, 3))
     for kwargs, message in (({}, "radius, n_centres"), ({"n_centres": 51}, "n_centres must be"),
                             ({"radius": np.nan}, "radius must be"), ({"radius": -0.5}, "radius must be")):
-        with pytest.raises(ValueError, match=message):
-            rnet(rows, **kwargs)
-    with pytest.raises(ValueError, match="NaN"):
-        rnet(np.full((5, 2), np.nan), n_centres=2)
-    with pytest.raises(ValueError, match="2-D"):
-        rnet(np.ones(5), n_centres=2)
+        for construction in (rnet, gonzalez):
+            with pytest.raises(ValueError, match=message):
+                construction(rows, **kwargs)
+    for construction in (rnet, gonzalez):
+        with pytest.raises(ValueError, match="NaN"):
+            construction(np.full((5, 2), np.nan), n_centres=2)
+        with pytest.raises(ValueError, match="2-D"):
+            construction(np.ones(5), n_centres=2)
 
 
 @settings(max_examples=30, deadline=None)
@@ -101,9 +97,13 @@ def test_pruned_farthest_point_equals_plain_gonzalez(seed, T, N, fraction, sprea
     centres = rng.normal(size=(5, N)) * spread
     rows = covariance_rows(centres[rng.integers(5, size=T)] + rng.normal(size=(T, N)))
     L = max(1, int(fraction * T))
-    fast = farthest_point_landmarks(rows, L, random_state=seed, n_directions=None)
-    np.testing.assert_array_equal(fast, plain_gonzalez(rows, L, fast[0]))
-    assert len(np.unique(fast)) == L or L > len(np.unique(rows, axis=0))
+    # n_directions=None measures in all N features, so the plain and pruned constructions can be compared with
+    # the plain algorithm on the rows themselves
+    plain = farthest_point_landmarks(rows, L, random_state=seed, n_directions=None)
+    np.testing.assert_array_equal(farthest_point_landmarks(rows, L, random_state=seed, n_directions=None, friend_lists=True),
+                                  plain)
+    np.testing.assert_array_equal(plain, gonzalez(rows, n_centres=L, random_state=seed).centres)
+    assert len(np.unique(plain)) == L or L > len(np.unique(rows, axis=0))
 
 
 def test_landmark_fit_places_the_others_by_transform():
@@ -126,6 +126,31 @@ def test_landmarks_recover_the_gp_benchmark_latent():
             assert affine_r2(IKD(3, n_landmarks=300, landmarks=rule).fit_transform(X), Z) > target
 
 
+def test_rnet_rule_and_given_indices_fit_the_farthest_point_landmarks():
+    "`rnet` builds the same landmarks as `farthest`; the same indices given by hand give the same embedding."
+    X, _ = load_digits(return_X_y=True)
+    farthest = IKD(2, n_landmarks=120, random_state=1).fit(X)
+    for model in (IKD(2, n_landmarks=120, landmarks="rnet", random_state=1),
+                  IKD(2, landmarks=farthest.landmark_indices_.tolist(), random_state=1),
+                  IKD(2, n_landmarks=120, landmarks=farthest.landmark_indices_, random_state=1)):
+        model.fit(X)
+        np.testing.assert_array_equal(model.landmark_indices_, farthest.landmark_indices_)
+        np.testing.assert_array_equal(model.embedding_, farthest.embedding_)
+
+
+@pytest.mark.parametrize("indices, error, message", [
+    ([0.5, 1.5, 2.5, 3.5], TypeError, "must be integers"), ([0, 0, 1, 2, 3], ValueError, "distinct"),
+    ([-1, 2, 3, 4], ValueError, "must lie in 0..1796"), ([0, 1, 2], ValueError, "at least n_components \\+ 2"),
+    ([[0, 1], [2, 3]], ValueError, "1-D"), ([5000, 1, 2, 3], ValueError, "must lie in"),
+])
+def test_given_landmark_indices_are_checked(indices, error, message):
+    X, _ = load_digits(return_X_y=True)
+    with pytest.raises(error, match=message):
+        IKD(2, landmarks=np.array(indices)).fit(X)
+    with pytest.raises(ValueError, match="n_landmarks=10 but 20"):
+        IKD(2, n_landmarks=10, landmarks=np.arange(20)).fit(X)
+
+
 def test_landmarks_at_least_t_fit_everything():
     X, _ = load_digits(return_X_y=True)
     X = X[:200]
@@ -136,6 +161,7 @@ def test_landmarks_at_least_t_fit_everything():
     ({"n_landmarks": 3}, "n_landmarks must be"), ({"n_landmarks": 2.5}, "'n_landmarks' parameter of IKD must be"),
     ({"landmarks": "kmeans"}, "'landmarks' parameter of IKD must be"),
     ({"n_landmarks": 50, "covariance": "precomputed"}, "precomputed"),
+    ({"landmarks": np.arange(10), "covariance": "precomputed"}, "precomputed"),
 ])
 def test_bad_landmark_parameters(params, message):
     X, _ = load_digits(return_X_y=True)
