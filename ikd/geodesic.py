@@ -5,7 +5,9 @@
 # %% ../nbs/geodesic.ipynb #c002
 from __future__ import annotations
 import mmap
+import multiprocessing
 import os
+import threading
 import warnings
 
 import numpy as np
@@ -17,7 +19,7 @@ from .covariance import ROW_BLOCK
 from .solvers import NewPoints, Solution, Solver, stage
 
 # %% auto #0
-__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph', 'shortest_paths',
+__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph', 'shortest_paths',
            'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
 
 # %% ../nbs/geodesic.ipynb #c005
@@ -111,6 +113,7 @@ def geodesic_graph(S, # (T, T) covariance or correlation
 
 PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver keeps (half of float64's memory)
 MIN_SOURCES = 250  # fewest sources worth a process of their own (a fork costs about as much as Dijkstra from 250)
+SOURCE_BLOCK = 50  # sources a worker claims at a time
 
 def shortest_paths(W, # sparse weights from `geodesic_graph`
                    n_jobs:int|None=None, # processes for the sources (None: 1, -1: every core), scikit-learn's convention
@@ -123,21 +126,34 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`
         lengths = np.empty((T, T), dtype=dtype)
         _fill(lengths, W, np.arange(T))
         return lengths
-    # Forked children write their rows straight into one shared anonymous mapping, which the result then keeps alive.
-    buffer = mmap.mmap(-1, T * T * np.dtype(dtype).itemsize)
-    lengths = np.frombuffer(buffer, dtype=dtype).reshape(T, T)
-    shares = np.array_split(np.arange(T), workers)
+    # One shared anonymous mapping: the next unclaimed source, then the rows, which forked children write straight into
+    # and which the result keeps alive.
+    buffer = mmap.mmap(-1, 8 + T * T * np.dtype(dtype).itemsize)
+    next_source = np.frombuffer(buffer, dtype=np.int64, count=1)
+    lengths = np.frombuffer(buffer, dtype=dtype, count=T * T, offset=8).reshape(T, T)
+    claim = multiprocessing.Lock()
+    def work():  # blocks of sources until none is left: a child that starts late simply takes fewer
+        while True:
+            with claim: start = int(next_source[0]); next_source[0] = start + SOURCE_BLOCK
+            if start >= T: return
+            _fill(lengths, W, np.arange(start, min(start + SOURCE_BLOCK, T)))
     children = []
-    for share in shares[1:]:
+    for _ in range(workers - 1):
+        done_read, done_write = os.pipe()
         pid = os.fork()
-        if pid == 0:  # the child: its rows, then out at once, without running the parent's cleanup
-            status = 1
-            try: _fill(lengths, W, share); status = 0
-            finally: os._exit(status)
-        children.append(pid)
-    _fill(lengths, W, shares[0])
-    failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
-    if failed: raise RuntimeError(f"{len(failed)} of {workers} shortest-path workers failed; n_jobs=None runs serially")
+        if pid == 0:  # the child: its rows, a byte to say they are written, then out without the parent's cleanup
+            try: work(); os.write(done_write, b"1")
+            finally: os._exit(0)
+        os.close(done_write)
+        children.append((pid, done_read))
+    work()
+    failed = 0
+    for pid, done_read in children:
+        failed += os.read(done_read, 1) != b"1"  # an empty read: the child died before its byte
+        os.close(done_read)
+        # a child's exit (unmapping its memory) takes milliseconds; a thread collects it while the fit goes on
+        threading.Thread(target=os.waitpid, args=(pid, 0), daemon=True).start()
+    if failed: raise RuntimeError(f"{failed} of {workers - 1} shortest-path workers failed; n_jobs=None runs serially")
     return lengths
 
 def _fill(lengths, W, sources):
@@ -163,9 +179,10 @@ def lengths_to_distances(lengths, # path lengths from `shortest_paths`
     out = np.empty(lengths.shape) if out is None else out
     unit = kernel.with_variance(1.0)
     for start in range(0, len(lengths), ROW_BLOCK):  # band by band, so that temporaries stay small
-        band = lengths[start:start + ROW_BLOCK].astype(np.float64)
+        band = slice(start, start + ROW_BLOCK)
+        if path == "distance": np.square(lengths[band], out=out[band], dtype=np.float64)  # one pass, no temporary
         # the product path's covariance is exp(-length); inverting in the log domain avoids underflow for long paths
-        out[start:start + ROW_BLOCK] = band ** 2 if path == "distance" else unit.inverse_log_ratio(band)
+        else: out[band] = unit.inverse_log_ratio(lengths[band].astype(np.float64))
     return out
 
 # %% ../nbs/geodesic.ipynb #c010

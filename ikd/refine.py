@@ -31,11 +31,18 @@ def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
         weights = np.where(usable & (d > 0), 4 * d / distance_error(s_usable, 1, unit) ** 2, 0.0)
     return np.sqrt(d), weights
 
+def _unordered_pairs(rows, cols, targets, weights, n_points):
+    "Each unordered pair once: weights of its listings summed, targets their weighted mean (the same stress, up to a constant)."
+    low, high = np.minimum(rows, cols), np.maximum(rows, cols)
+    keys, listing = np.unique(low * n_points + high, return_inverse=True)
+    total = np.bincount(listing, weights=weights)
+    return keys // n_points, keys % n_points, np.bincount(listing, weights=weights * targets) / total, total
+
 def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` or the geodesic solver
                      S, # (T, T) covariances (or correlations) the embedding was computed from; None with `pair_covariances`
                      kernel="squared_exponential", # kernel name or instance
                      variance:float|None=None, # sigma^2; None: the mean of diag(S)
-                     edges=None, # (rows, cols) of the pairs to fit, both directions; None: every pair with s_ij > 0
+                     edges=None, # (rows, cols) of the pairs to fit, the stress summing over them as listed; None: every pair
                      pair_covariances=None, # S at `edges`, when S itself is gone (a solver wrote its distances into it)
                      max_iter:int=100, # most SMACOF steps
                      tol:float=1e-6, # stop when the relative decrease of the stress is below this
@@ -50,38 +57,41 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     elif edges is None or variance is None: raise ValueError("pair_covariances needs the edges and the variance")
     if Y.ndim != 2: raise ValueError(f"embedding must be (T, M), got shape {Y.shape}")
     if not 1 <= relaxation < 2: raise ValueError(f"relaxation must be in [1, 2), got {relaxation!r}")
-    if edges is None:
-        rows, cols = np.nonzero(~np.eye(T, dtype=bool))
-    else:
-        rows, cols = (np.asarray(e, dtype=np.intp) for e in edges)
+    if edges is None: rows, cols = np.triu_indices(T, 1)
+    else: rows, cols = (np.asarray(e, dtype=np.intp) for e in edges)
     covariances = S[rows, cols] if pair_covariances is None else np.asarray(pair_covariances, dtype=np.float64)
     targets, weights = stress_weights(covariances / (np.mean(np.diag(S)) if variance is None else variance), kernel)
-    kept = weights > 0
+    kept = (weights > 0) & (rows != cols)
     rows, cols, targets, weights = rows[kept], cols[kept], targets[kept], weights[kept]
     if weights.size == 0: return Y
     # exact duplicates (s = 1) get an infinite predicted precision; cap far above the typical pair
     weights = np.minimum(weights, 1e6 * np.median(weights))
-    W = sparse.csr_matrix((weights, (rows, cols)), shape=(T, T))
+    # the solvers list each pair in both directions: once per pair halves every step's work
+    if edges is not None: rows, cols, targets, weights = _unordered_pairs(rows, cols, targets, weights, T)
+    W = sparse.csr_matrix((np.r_[weights, weights], (np.r_[rows, cols], np.r_[cols, rows])), shape=(T, T))
     V = sparse.diags(np.asarray(W.sum(axis=1)).ravel()) - W
     # V is singular (constants, per connected component, are its null space); a tiny ridge makes it factorable, and
     # solving for the step rather than the new positions keeps each component where it was. The ridge also magnifies
     # rounding along that null space, so each step is centred per component: the result does not drift with rounding.
-    factor = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc())
+    # V is symmetric: SuperLU's symmetric mode (ordering on V + V^T, diagonal pivots) fills in half as much as its default
+    factor = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc(), permc_spec="MMD_AT_PLUS_A",
+                  diag_pivot_thresh=0.0, options=dict(SymmetricMode=True))
     n_parts, part = connected_components(W, directed=False)
-    part_sizes = np.bincount(part, minlength=n_parts)[:, None]
+    component_means = sparse.csr_matrix((1.0 / np.bincount(part)[part], (part, np.arange(T))), shape=(n_parts, T))
     def solve(rhs):
         step = factor.solve(rhs)
-        return step - (np.stack([np.bincount(part, weights=column, minlength=n_parts) for column in step.T], axis=1)
-                       / part_sizes)[part]
-    # summing each pair's contribution into its first point is one sparse product with this incidence matrix
-    incidence = sparse.csr_matrix((np.ones(rows.size), (rows, np.arange(rows.size))), shape=(T, rows.size))
+        return step - (component_means @ step)[part]
+    # adding each pair's contribution to its first point and subtracting it from its second is one sparse product
+    pair_index = np.arange(rows.size)
+    incidence = sparse.csr_matrix((np.r_[np.ones(rows.size), -np.ones(rows.size)],
+                                   (np.r_[rows, cols], np.r_[pair_index, pair_index])), shape=(T, rows.size))
     def stress_of(Y):
         offsets = Y[rows] - Y[cols]
         dist = np.sqrt(np.einsum("ij,ij->i", offsets, offsets))
         return offsets, dist, np.sum(weights * (dist - targets) ** 2)
     offsets, dist, stress = stress_of(Y)
     for _ in range(max_iter):
-        # Guttman step as an increment: (B(Y) - V) Y = sum_j w_ij (delta_ij / dist_ij - 1) (y_i - y_j)
+        # Guttman step as an increment: (B(Y) - V) Y, row i = sum_j w_ij (delta_ij / dist_ij - 1) (y_i - y_j)
         with np.errstate(divide="ignore", invalid="ignore"):
             pull = np.where(dist > 0, weights * (targets / dist - 1.0), 0.0)
         step = solve(incidence @ (pull[:, None] * offsets))
