@@ -10,9 +10,9 @@ from scipy import sparse
 
 # %% auto #0
 __all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'PAIR_CHUNK', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION',
-           'covariance_rows', 'sample_covariance', 'covariance_from_rows', 'row_products', 'squared_norms', 'rows_dot',
-           'rows_transposed_dot', 'paired_products', 'row_columns', 'SparseRows', 'check_covariance', 'coincide',
-           'check_positive_pairs']
+           'covariance_rows', 'standardised_rows', 'sample_covariance', 'covariance_from_rows', 'row_products',
+           'squared_norms', 'rows_dot', 'rows_transposed_dot', 'paired_products', 'row_columns', 'SparseRows',
+           'check_covariance', 'coincide', 'check_positive_pairs']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -23,11 +23,18 @@ def covariance_rows(X, # (T, N) data, rows are points
                     kind:str="correlation", # "correlation" or "covariance"
                    ): # (T, N) rows R with S = R R^T (a `SparseRows` for sparse X)
     "Each point centred over its features and scaled so that inner products of rows are sample covariances or correlations."
+    return standardised_rows(X, kind)[0]
+
+def standardised_rows(X, # (T, N) data, rows are points
+                      kind:str="correlation", # "correlation" or "covariance"
+                     ): # (rows R as `covariance_rows` makes them, location (T,), scale (T,)): X_i = location_i + scale_i R_i
+    "`covariance_rows` together with what it removes from each row: its mean, and its norm about the mean or sqrt(N - 1)."
     if sparse.issparse(X):
         if X.ndim != 2 or X.shape[1] < 2: raise ValueError(f"X must be 2-D with at least 2 features, got shape {X.shape}")
         if kind not in ("correlation", "covariance"):
             raise ValueError(f"kind must be 'correlation' or 'covariance', got {kind!r}")
-        return SparseRows.from_sparse(X, kind)
+        rows = SparseRows.from_sparse(X, kind)
+        return rows, rows.location, rows.scale
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2: raise ValueError(f"X must be a 2-D array (points x features), got shape {X.shape}")
     if X.shape[1] < 2: raise ValueError(f"X needs at least 2 features to estimate a covariance, got {X.shape[1]}")
@@ -36,24 +43,27 @@ def covariance_rows(X, # (T, N) data, rows are points
     if not np.all(np.isfinite(X)): raise ValueError("X contains NaN or infinite values")
     # Each row is first divided by its own largest magnitude, so that neither the mean nor the norm can overflow or
     # underflow, and constancy is judged on the row's own scale.
-    scale = np.abs(X).max(axis=1, keepdims=True)
-    unit = X / np.where(scale > 0, scale, 1.0)
+    peak = np.abs(X).max(axis=1, keepdims=True)
+    peak = np.where(peak > 0, peak, 1.0)
+    unit = X / peak
     constant = np.flatnonzero(np.ptp(unit, axis=1) <= CONSTANT_TOLERANCE)
     if constant.size:
         # A constant point has zero covariance with everything: no distance to anything can be inferred from it.
         raise ValueError(f"{constant.size} point(s) are constant across features (e.g. row {constant[0]}); their "
                          "covariance with every other point is 0 and their correlation undefined. Remove them first.")
-    centred = unit - unit.mean(axis=1, keepdims=True)
+    unit_mean = unit.mean(axis=1, keepdims=True)
+    centred = unit - unit_mean
+    location = (peak * unit_mean)[:, 0]
     norms = np.linalg.norm(centred, axis=1, keepdims=True)
-    if kind == "correlation": return centred / norms
+    if kind == "correlation": return centred / norms, location, (peak * norms)[:, 0]
     with np.errstate(over="ignore", under="ignore"):
-        rows = centred * (scale / np.sqrt(X.shape[1] - 1))
+        rows = centred * (peak / np.sqrt(X.shape[1] - 1))
         variances = np.sum(rows * rows, axis=1)
     if not np.all(np.isfinite(variances)) or not np.all(variances > 0):
         bad = np.flatnonzero(~np.isfinite(variances) | ~(variances > 0))
         raise ValueError(f"the covariance of {bad.size} point(s) (e.g. row {bad[0]}) over- or underflows float64 at this "
                          "scale; rescale X or use covariance='correlation', which does not depend on scale")
-    return rows
+    return rows, location, np.full(len(X), np.sqrt(X.shape[1] - 1.0))
 
 def sample_covariance(X, # (T, N) data, rows are points
                       kind:str="correlation", # "correlation" or "covariance"

@@ -13,9 +13,9 @@ from sklearn.base import BaseEstimator, clone, ClassNamePrefixFeaturesOutMixin, 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .covariance import (COVARIANCES, SparseRows, check_covariance, check_positive_pairs, coincide,
-                            covariance_from_rows, covariance_rows, row_columns, row_products, rows_transposed_dot,
-                            squared_norms)
+from .covariance import (COVARIANCES, check_covariance, check_positive_pairs, coincide, covariance_from_rows,
+                            covariance_rows, row_columns, row_products, rows_transposed_dot, squared_norms,
+                            standardised_rows)
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import LANDMARK_RULES, choose_landmarks, given_landmarks
@@ -26,9 +26,8 @@ from .solvers import Solver, logging_stages, stage
 
 # %% auto #0
 __all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'SCORE_MAX_ROWS', 'SCORE_COLUMNS', 'FOR_TRANSFORM', 'FittedEmbedding',
-           'fit_embedding', 'row_location_and_scale', 'place_new_points', 'IKD', 'noise_variance', 'GPDecoder',
-           'decoder', 'inverse_transform', 'model_scale', 'gp_log_likelihood', 'score', 'bic', 'aic', 'bic_scorer',
-           'for_transform']
+           'fit_embedding', 'place_new_points', 'IKD', 'noise_variance', 'GPDecoder', 'decoder', 'inverse_transform',
+           'model_scale', 'gp_log_likelihood', 'score', 'bic', 'aic', 'bic_scorer', 'for_transform']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -61,17 +60,6 @@ def fit_embedding(S, # (T, T) covariance of the points to fit
             embedding = refine_embedding(embedding, S, kernel, kernel.variance, edges=solution.trusted_pairs,
                                          max_iter=REFINE_STEPS, pair_covariances=solution.pair_covariances)
     return FittedEmbedding(embedding, decomposition)
-
-def row_location_and_scale(X, # (T, N) data, rows are points
-                           kind:str="correlation", # "correlation" or "covariance", as in `covariance.covariance_rows`
-                          ): # (location (T,), scale (T,)) with X = location + scale * covariance_rows(X, kind)
-    "What `covariance_rows` removes from each row: its mean, and its norm about the mean (correlation) or sqrt(N - 1)."
-    X = np.asarray(X, dtype=np.float64)
-    location = X.mean(axis=1)
-    if kind == "covariance": return location, np.full(len(X), np.sqrt(X.shape[1] - 1.0))
-    peak = np.abs(X).max(axis=1)
-    peak = np.where(peak > 0, peak, 1.0)  # the row's own scale first, so that the norm cannot overflow
-    return location, peak * np.linalg.norm(X / peak[:, None] - (location / peak)[:, None], axis=1)
 
 # %% ../nbs/estimator.ipynb #c012
 def place_new_points(S_new, # (n, T) covariances of new points with the fitted points
@@ -266,10 +254,8 @@ def _validated_rows(self, X, reset):
         if X.shape[1] < 2:
             raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
     if self.covariance == "precomputed": return X
-    rows = covariance_rows(X, self.covariance)
-    if reset:
-        self._row_location, self._row_scale = ((rows.location, rows.scale) if isinstance(rows, SparseRows)
-                                               else row_location_and_scale(X, self.covariance))
+    if not reset: return covariance_rows(X, self.covariance)
+    rows, self._row_location, self._row_scale = standardised_rows(X, self.covariance)  # the decoder needs what is removed
     return rows
 
 def _checked_kernel(self):
