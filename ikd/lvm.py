@@ -24,9 +24,9 @@ from .solvers import logging_stages, stage
 
 # %% auto #0
 __all__ = ['LINEAR_SOLVERS', 'LN4', 'COARSE_MIN_POINTS', 'logger', 'HARMONIC_SAMPLE', 'AMG_EIGEN_ABOVE', 'Pairs', 'pair_terms',
-           'log_far', 'objective', 'second_moments', 'posterior_moments', 'means_system', 'multigrid_preconditioner',
-           'solve_means', 'update_variances', 'NeighbourGraph', 'neighbour_graph', 'coarse_pairs', 'model_pairs',
-           'non_harmonic_columns', 'initial_state', 'fit_lvm', 'TractableLVM']
+           'log_far', 'far_odds', 'objective', 'second_moments', 'posterior_moments', 'means_system',
+           'multigrid_preconditioner', 'solve_means', 'update_variances', 'NeighbourGraph', 'neighbour_graph',
+           'coarse_pairs', 'model_pairs', 'non_harmonic_columns', 'initial_state', 'fit_lvm', 'TractableLVM']
 
 # %% ../nbs/lvm.ipynb #c005
 @dataclass(frozen=True)
@@ -53,6 +53,9 @@ def pair_terms(means, # (n, d) output means mu
 
 def log_far(log_kappa): # log(1 - kappa), accurate for kappa near 0 and near 1
     return np.log(-np.expm1(log_kappa))
+
+def far_odds(log_kappa): # kappa / (1 - kappa): how a far event reweights the near posterior's pull
+    return np.exp(log_kappa) / -np.expm1(log_kappa)
 
 def objective(means, variances,
               similar:Pairs, # the pairs asserted near, weights S
@@ -89,7 +92,7 @@ def posterior_moments(means, variances, pairs:Pairs,
     shift_i = -(variances[pairs.first] / total)[:, None] * offset
     shift_j = (variances[pairs.second] / total)[:, None] * offset
     if event == "far":  # the near shifts scaled by minus the odds kappa / (1 - kappa)
-        odds = np.exp(log_kappa) / -np.expm1(log_kappa)
+        odds = far_odds(log_kappa)
         shift_i, shift_j = -odds[:, None] * shift_i, -odds[:, None] * shift_j
     return (shift_i, shift_j, *second_moments(variances, pairs, event, terms))
 
@@ -109,8 +112,8 @@ def means_system(means, variances, similar:Pairs, dissimilar:Pairs,
     adjacency = sparse.coo_matrix((strength, (similar.first, similar.second)), shape=(n, n)).tocsr()
     adjacency = adjacency + adjacency.T
     laplacian = sparse.diags(np.asarray(adjacency.sum(axis=1)).ravel()) - adjacency
-    offset, _, s, total, log_kappa = pair_terms(means, variances, dissimilar) if far_terms is None else far_terms
-    push = dissimilar.weight * np.exp(log_kappa) / -np.expm1(log_kappa) / total  # D rho / (Delta^2 + s)
+    offset, _, _, total, log_kappa = pair_terms(means, variances, dissimilar) if far_terms is None else far_terms
+    push = dissimilar.weight * far_odds(log_kappa) / total  # D rho / (Delta^2 + s)
     g = _incidence_sum(n, dissimilar, push[:, None] * offset, -push[:, None] * offset)
     psi = _incidence_sum(n, dissimilar, dissimilar.weight, dissimilar.weight) / variances
     # a group of inputs joined only by near pairs would leave the system singular (free to translate): pin it lightly
