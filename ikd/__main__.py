@@ -5,6 +5,7 @@
 # %% ../nbs/cli.ipynb #c002
 from __future__ import annotations
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ import numpy as np
 from .plot import points
 
 # %% auto #0
-__all__ = ['EXAMPLES', 'load_table', 'run', 'main']
+__all__ = ['KNN_NEIGHBOURS', 'KNN_FOLDS', 'EXAMPLES', 'load_table', 'check_scorable', 'run', 'main', 'check_outputs']
 
 # %% ../nbs/cli.ipynb #c005
 def load_table(path=None, # .csv or .npy file; None for sklearn's digits
@@ -71,6 +72,27 @@ def _is_number(text):
     return True
 
 # %% ../nbs/cli.ipynb #c008
+KNN_NEIGHBOURS, KNN_FOLDS = 5, 5  # the score: 5-fold (stratified) 5-NN accuracy
+
+def check_scorable(y, # (T,) class labels
+                  ) -> None:
+    "Refuse labels the 5-fold 5-NN accuracy cannot score: not one per point, missing, a class too small, folds too small."
+    y = np.asarray(y)
+    if y.ndim != 1: raise ValueError(f"labels must be one class per point (a 1-D array), got shape {y.shape}")
+    missing = np.isnan(y) if y.dtype.kind == "f" else np.zeros(len(y), dtype=bool)
+    if missing.any():
+        raise ValueError(f"{missing.sum()} label(s) are missing (NaN), the first of point {np.flatnonzero(missing)[0]}; "
+                         "the 5-NN accuracy needs every point's class")
+    classes, counts = np.unique(y, return_counts=True)
+    if counts.min() < KNN_FOLDS:
+        raise ValueError(f"class {classes[np.argmin(counts)].item()!r} has {counts.min()} point(s); the stratified {KNN_FOLDS}-fold "
+                         f"{KNN_NEIGHBOURS}-NN accuracy needs at least {KNN_FOLDS} in every class (drop or merge it, or "
+                         "give no labels)")
+    training = len(y) - -(-len(y) // KNN_FOLDS)  # the smallest training part of the folds
+    if training < KNN_NEIGHBOURS:
+        raise ValueError(f"{len(y)} labelled points leave {training} for training in a fold, fewer than the "
+                         f"{KNN_NEIGHBOURS} neighbours of the {KNN_NEIGHBOURS}-NN accuracy")
+
 def run(X, y=None, # data and optional labels
         n_components:int=2, # latent dimension
         ikd_options:dict|None=None, # further `IKD` parameters (kernel, solver, n_neighbors, ...)
@@ -86,6 +108,7 @@ def run(X, y=None, # data and optional labels
     from ikd.metrics import knn_accuracy
     if save_embedding is not None and Path(save_embedding).suffix not in (".npy", ".csv"):
         raise ValueError(f"--save-embedding must name a .npy or .csv file, got {save_embedding}")
+    if y is not None: check_scorable(y)
     models = {"IKD": IKD(n_components=n_components, **(ikd_options or {}))}
     if baseline: models["PCA"] = PCA(n_components=n_components, random_state=0)
     results, embeddings = {}, {}
@@ -93,7 +116,7 @@ def run(X, y=None, # data and optional labels
         start = time.perf_counter()
         embeddings[method] = model.fit_transform(X)
         results[method] = {"seconds": time.perf_counter() - start}
-        if y is not None: results[method]["knn_accuracy"] = knn_accuracy(embeddings[method], y, n_neighbors=5)
+        if y is not None: results[method]["knn_accuracy"] = knn_accuracy(embeddings[method], y, KNN_NEIGHBOURS, KNN_FOLDS)
     # only after every fit succeeded is anything written
     if save_embedding is not None: _save(embeddings["IKD"], save_embedding)
     if output is not None: _plot(embeddings, results, y, name, output)
@@ -159,6 +182,8 @@ def main(argv=None):
                "refine": {"auto": "auto", "true": True, "false": False}[args.refine], "n_landmarks": args.n_landmarks,
                "random_state": args.random_state, "n_jobs": args.n_jobs}
     try:
+        check_outputs({"the data file": args.path, "--labels": args.labels},
+                      {"--save-embedding": args.save_embedding, "--output": args.output})
         X, y, name = load_table(args.path, args.labels, args.label_column)
         run(X, y, args.n_components, options, args.output, name, baseline=not args.no_baseline,
             save_embedding=args.save_embedding)
@@ -166,6 +191,23 @@ def main(argv=None):
         message = " ".join(str(error).split())
         print(f"ikd: error: {message}", file=sys.stderr)
         raise SystemExit(2) from None
+
+def check_outputs(inputs:dict, # option name -> input path (None: not given)
+                  outputs:dict, # option name -> output path (None: not written)
+                 ) -> None:
+    "Refuse an output that is an input, or another output: writing it would destroy what was read, or written."
+    seen = {name: Path(path) for name, path in inputs.items() if path is not None}
+    for name, path in outputs.items():
+        if path is None: continue
+        for other, taken in seen.items():
+            if _same_file(Path(path), taken):
+                raise ValueError(f"{name} {path} is the same file as {other} {taken}; writing it would overwrite that, "
+                                 "so choose another name")
+        seen[name] = Path(path)
+
+def _same_file(a:Path, b:Path) -> bool:
+    "The same file: the same path once links and `..` are resolved, or (where both exist) the same file on disk."
+    return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
     "Defaults in the option list (where there is one to show), and the examples kept as written."

@@ -12,14 +12,16 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
+from .covariance import COINCIDENT_CORRELATION, new_correlations
 from .decompose import decompose, decompose_distances
-from .geodesic import GeodesicSolver, trusted_edges
+from .geodesic import NEIGHBOUR_TIE, GeodesicSolver
 from .kernels import get_kernel
 from .solvers import NewPoints, Solution, Solver
 
 # %% auto #0
-__all__ = ['BLOCKWISE_TOLERANCE', 'BLOCKWISE_MAX_FALLBACK', 'clique_cover', 'neighbourhood_cover', 'rigid_transform',
-           'multilaterate', 'canonical_order', 'blockwise_embedding', 'BlockwiseSolver']
+__all__ = ['ANCHOR_SPAN', 'BLOCKWISE_TOLERANCE', 'BLOCKWISE_MAX_FALLBACK', 'clique_cover', 'neighbourhood_cover',
+           'rigid_transform', 'multilaterate', 'canonical_order', 'correlation_matrix', 'blockwise_embedding',
+           'BlockwiseSolver']
 
 # %% ../nbs/blockwise.ipynb #c005
 def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or dense, symmetric)
@@ -48,7 +50,7 @@ def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or de
     return cliques, covered, capped
 
 # %% ../nbs/blockwise.ipynb #c008
-def neighbourhood_cover(S, # (T, T) covariance or correlation
+def neighbourhood_cover(S, # (T, T) correlations, the points in `canonical_order` (ties go to the lower index)
                         trusted, # (T, T) boolean matrix of trusted pairs (dense, symmetric)
                         min_size:int, # smallest block to keep (M + 2)
                         inner:float=0.25, # fraction of a centre's neighbours (the most correlated) that its block covers
@@ -66,7 +68,8 @@ def neighbourhood_cover(S, # (T, T) covariance or correlation
         blocks.append(np.sort(np.r_[centre, neighbours]))
         strength = S[centre, neighbours]
         covered[centre] = True
-        covered[neighbours[strength >= np.quantile(strength, 1 - inner)]] = True
+        # every neighbour tied with the quantile counts: rounding must not decide which of equal correlations is covered
+        covered[neighbours[strength >= np.quantile(strength, 1 - inner) - NEIGHBOUR_TIE]] = True
     return blocks, covered
 
 # %% ../nbs/blockwise.ipynb #c012
@@ -82,17 +85,31 @@ def rigid_transform(source, # points to move, (n, M)
     return Q, target_mean - source_mean @ Q
 
 # %% ../nbs/blockwise.ipynb #c014
+# anchors whose centred positions extend less than this fraction of the embedding's spread in some direction do not fix
+# a position along it: the least-squares solution there would be rounding (amplified by spread / extent). At 1e-5 a
+# rounding of 1e-15 of the squared distances moves the solution by at most 1e-10 of the spread.
+ANCHOR_SPAN = 1e-5
+
 def multilaterate(positions, # (k, M) positions of placed neighbours
                   squared_distances, # (k,) estimated squared distances to them
-                 ): # (M,) least-squares position, or None when k < M + 1
+                  spread:float|None=None, # the embedding's spread (RMS distance from its centroid; None: the anchors' RMS norm)
+                 ): # (M,) least-squares position, or None when the anchors do not span M dimensions
     "The point whose squared distances to `positions` best match `squared_distances` (linearised least squares)."
     k, M = positions.shape
     if k < M + 1: return None
     norms = (positions ** 2).sum(1)
     A = 2 * (positions - positions.mean(0))
+    if spread is None: spread = np.sqrt(norms.mean())
+    # e.g. anchors that are copies of one point (binary data have many): k >= M + 1 of them, and no direction fixed
+    if np.linalg.svd(A, compute_uv=False)[-1] <= 2 * ANCHOR_SPAN * spread: return None
     b = (norms - norms.mean()) - (squared_distances - squared_distances.mean())
     solution, *_ = np.linalg.lstsq(A, b, rcond=None)
     return solution
+
+def _spread(positions, # (T, M) positions, NaN rows ignored
+           ) -> float: # their RMS distance from their centroid
+    placed = positions[~np.isnan(positions[:, 0])]
+    return float(np.sqrt(np.mean(np.sum((placed - placed.mean(0)) ** 2, axis=1))))
 
 # %% ../nbs/blockwise.ipynb #c017
 BLOCKWISE_TOLERANCE = 0.25  # tau for the automatic blockwise threshold; measured above
@@ -133,31 +150,61 @@ def _merge(cliques, embeddings, T, n_components):
     positions[placed] = total[placed] / count[placed, None]
     return positions
 
-def canonical_order(S, # (T, T) covariance
+def canonical_order(S, # (T, T) correlations
                    ): # a permutation of 0..T-1
-    "An order of the points that depends on their covariances only, not on the order they are stored in."
-    strongest_first = -np.sort(-S, axis=1)  # each point's covariances as a multiset
-    # summed in sorted order, so the same bits whatever the row order; exact ties are points with identical rows
-    return np.lexsort(((strongest_first ** 2).sum(axis=1), strongest_first.sum(axis=1)))
+    "An order of the points that depends on their correlations only: not on the order they are stored in, nor on rounding."
+    T = len(S)
+    strongest_first = -np.sort(-S, axis=1)  # each point's correlations as a multiset
+    # Summed in sorted order, so the same bits whatever the row order, and compared rounded to NEIGHBOUR_TIE per entry,
+    # so that rounding-level differences (sparse against dense products, BLAS threads) cannot swap two points.
+    quantised = lambda values, count: np.round(values / (count * NEIGHBOUR_TIE)) + 0.0  # + 0.0: no -0.0
+    exact_sums, exact_squares = strongest_first.sum(axis=1), (strongest_first ** 2).sum(axis=1)
+    sums, squares = quantised(exact_sums, T), quantised(exact_squares, T)
+    order = np.lexsort((squares, sums))
+    # Points whose two sums tie (binary data are full of them) are ordered by their whole sorted row, lexicographically
+    # (a byte order of the rounded rows: any order that depends on the rows alone will do).
+    same_as_next = (sums[order[1:]] == sums[order[:-1]]) & (squares[order[1:]] == squares[order[:-1]])
+    tied = order[np.r_[same_as_next, False] | np.r_[False, same_as_next]]
+    if tied.size == 0: return order
+    rows = np.ascontiguousarray(quantised(strongest_first[tied], 1))
+    rank = np.zeros(T, dtype=np.intp)
+    rank[tied] = np.unique(rows.view(np.dtype((np.void, rows.dtype.itemsize * T))).ravel(), return_inverse=True)[1].ravel()
+    # Points still tied correlate alike with everyone (copies of a point, or points a symmetry of the data exchanges):
+    # their unrounded sums decide, which is the same whatever the row order, and any choice among them gives the same
+    # embedding up to a rigid motion
+    return np.lexsort((exact_squares, exact_sums, rank, squares, sums))
+
+def correlation_matrix(S, # (T, T) covariance or correlation, positive diagonal
+                      ): # (T, T) s_ij / (sqrt(s_ii) sqrt(s_jj)), at most 1, with a unit diagonal
+    "Every pair judged by its correlation, whatever the two points' own variances."
+    # sqrt(s_ii) sqrt(s_jj), never sqrt(s_ii s_jj): with covariance="covariance" on data scaled by 1e100 the variances
+    # are about 1e200 and their product overflows
+    scale = np.sqrt(np.diag(S))
+    R = S / np.outer(scale, scale)
+    # copies of one point are made one by `covariance.coincide`, which raises their covariance to the mean variance:
+    # above their own when both vary less than the mean
+    np.minimum(R, 1.0, out=R)
+    np.fill_diagonal(R, 1.0)
+    return R
 
 def blockwise_embedding(S, # (T, T) covariance or correlation
                         n_components:int, # M
-                        threshold:float, # s0 on the correlation scale: pairs with s_ij > s0 * sigma^2 are trusted
-                        kernel="squared_exponential", # kernel name or instance
-                        variance:float=None, # sigma^2; default mean of diag(S)
+                        threshold:float, # s0: pairs of correlation s_ij / sqrt(s_ii s_jj) > s0 are trusted
+                        kernel="squared_exponential", # kernel name or instance (its variance is not used: see below)
                         reference="min_max", # reference rule inside each clique
                         max_cliques:int=None, # cap on enumerated cliques
                         max_seconds:float=10.0, # cap on enumeration time
                         cover:str="cliques", # "cliques" (the paper) or "neighbourhoods" (`neighbourhood_cover`)
+                        order=None, # `canonical_order` of the points' correlations, when already computed
                        ): # (T, M) embedding
     "Blockwise IKD: full IKD on a cover of the trusted graph by cliques or neighbourhoods, merged by rigid alignment (Sec. 2.4)."
     if cover not in ("cliques", "neighbourhoods"): raise ValueError(f"cover must be 'cliques' or 'neighbourhoods', got {cover!r}")
-    S = np.asarray(S, dtype=np.float64)
-    T, M = S.shape[0], n_components
-    variance = float(np.mean(np.diag(S))) if variance is None else variance
-    order = canonical_order(S)
+    S = correlation_matrix(np.asarray(S, dtype=np.float64))  # from here on S holds correlations, and sigma^2 is 1
+    T, M, variance = S.shape[0], n_components, 1.0
+    kernel = get_kernel(kernel).with_variance(variance)
+    order = canonical_order(S) if order is None else order
     S = S[np.ix_(order, order)]
-    trusted = S > threshold * variance
+    trusted = S > threshold
     np.fill_diagonal(trusted, False)
     n_parts, labels = connected_components(sparse.csr_matrix(trusted), directed=False)
     parts = np.split(np.argsort(labels, kind="stable"), np.cumsum(np.bincount(labels))[:-1])
@@ -215,21 +262,26 @@ def _lay_out_components(positions, parts, S, kernel, variance, threshold, M):
                   RuntimeWarning, stacklevel=3)
     return positions
 
+def _strongest(correlations, # (k,) correlations with points in canonical order
+               ) -> int: # the strongest, ties (within NEIGHBOUR_TIE) to the first in canonical order
+    return int(np.flatnonzero(correlations >= correlations.max() - NEIGHBOUR_TIE)[0])
+
 def _place_leftovers(positions, unplaced, S, variance, trusted, kernel):
     "Place the unplaced points in rounds, from their trusted placed neighbours (or their strongest placed point)."
     kern = get_kernel(kernel).with_variance(variance)
+    spread = _spread(positions)
     remaining = list(unplaced)
     while remaining:
         placed = ~np.isnan(positions[:, 0])
         progress, later = False, []
         for i in remaining:
             neighbours = np.flatnonzero(trusted[i] & placed)
-            spot = multilaterate(positions[neighbours], kern.inverse(S[i, neighbours])) if neighbours.size else None
-            if spot is None and neighbours.size: spot = positions[neighbours[np.argmax(S[i, neighbours])]]
+            spot = multilaterate(positions[neighbours], kern.inverse(S[i, neighbours]), spread) if neighbours.size else None
+            if spot is None and neighbours.size: spot = positions[neighbours[_strongest(S[i, neighbours])]]
             if spot is None: later.append(i)
             else: positions[i] = spot; progress = True
         if not progress:  # no trusted placed neighbour at all: fall back to the strongest placed covariance
-            for i in later: positions[i] = positions[np.flatnonzero(placed)[np.argmax(S[i, placed])]]
+            for i in later: positions[i] = positions[np.flatnonzero(placed)[_strongest(S[i, placed])]]
             break
         remaining = later
     return positions
@@ -248,25 +300,37 @@ class BlockwiseSolver(Solver):
         self.threshold, self.cover, self.max_cliques, self.max_seconds = threshold, cover, max_cliques, max_seconds
 
     def solve(self, S, kernel, n_components):
-        "The glued embedding, and the trusted pairs for the refinement."
+        "The glued embedding, and the trusted pairs (with their correlations) for the refinement."
         if self.threshold == "auto":
             raise ValueError("BlockwiseSolver needs a resolved threshold: resolve 'auto' first (`settings.resolve_settings`)")
         self.kernel_, self.point_variances_ = kernel, np.diag(S).copy()
-        U = blockwise_embedding(S, n_components, self.threshold, kernel=kernel, variance=kernel.variance,
-                                max_cliques=self.max_cliques, max_seconds=self.max_seconds, cover=self.cover)
-        return Solution(embedding=U, trusted_pairs=trusted_edges(S, kernel.variance, "threshold", self.threshold))
+        R = correlation_matrix(np.asarray(S, dtype=np.float64))
+        order = canonical_order(R)
+        self.canonical_rank_ = np.empty(len(R), dtype=np.intp)  # ties between fitted points go to the lower rank
+        self.canonical_rank_[order] = np.arange(len(R))
+        U = blockwise_embedding(R, n_components, self.threshold, kernel=kernel, max_cliques=self.max_cliques,
+                                max_seconds=self.max_seconds, cover=self.cover, order=order)
+        rows, cols = np.nonzero(R >= self.threshold)
+        pairs = rows != cols
+        rows, cols = rows[pairs], cols[pairs]
+        return Solution(embedding=U, trusted_pairs=(rows, cols), pair_correlations=R[rows, cols])
 
-    def relate(self, S_new, embedding, for_refinement=False):
-        "Positions of new points by multilateration from their trusted fitted neighbours."
-        variance = self.kernel_.variance
-        # the most correlated fitted point (not the largest raw covariance, which favours points of large variance)
-        closest = np.argmax(S_new / np.sqrt(self.point_variances_), axis=1)
-        out = np.empty((len(S_new), embedding.shape[1]))
-        for i, row in enumerate(S_new):  # O(T) work per point
-            if row[closest[i]] >= variance * (1 - 1e-9):  # a copy of a fitted point sits at distance 0 from it
+    def relate(self, S_new, embedding, for_refinement=False, new_variances=None):
+        "Positions of new points by multilateration from their trusted fitted neighbours, judged by correlation as in fit."
+        rho = np.minimum(new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance), 1.0)
+        unit = self.kernel_.with_variance(1.0)
+        # the most correlated fitted point (not the largest raw covariance, which favours points of large variance);
+        # fitted points tied with it (within NEIGHBOUR_TIE) give way to the first in the fit's canonical order
+        strongest = rho.max(axis=1)
+        tied = rho >= (strongest - NEIGHBOUR_TIE)[:, None]
+        closest = np.argmin(np.where(tied, self.canonical_rank_, len(self.canonical_rank_)), axis=1)
+        copies = strongest >= COINCIDENT_CORRELATION
+        out, spread = np.empty((len(S_new), embedding.shape[1])), _spread(embedding)
+        for i, row in enumerate(rho):  # O(T) work per point
+            if copies[i]:  # a copy of a fitted point sits at distance 0 from it
                 out[i] = embedding[closest[i]]
                 continue
-            neighbours = np.flatnonzero(row >= self.threshold * variance)
-            spot = multilaterate(embedding[neighbours], self.kernel_.inverse(row[neighbours])) if neighbours.size else None
+            neighbours = np.flatnonzero(row >= self.threshold)
+            spot = multilaterate(embedding[neighbours], unit.inverse(row[neighbours]), spread) if neighbours.size else None
             out[i] = spot if spot is not None else embedding[closest[i]]
         return NewPoints(positions=out)

@@ -12,7 +12,8 @@ from scipy import sparse
 __all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'PAIR_CHUNK', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION',
            'covariance_rows', 'standardised_rows', 'sample_covariance', 'covariance_from_rows', 'row_products',
            'squared_norms', 'rows_dot', 'rows_transposed_dot', 'paired_products', 'row_columns', 'SparseRows',
-           'check_covariance', 'coincide', 'check_positive_pairs']
+           'check_covariance', 'coincide', 'correlations_at', 'new_correlations', 'check_positive_pairs',
+           'distinct_rows']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -269,6 +270,22 @@ def coincide(S, # (n, T) covariances between points (n = T for a fit)
             out[start + rows[fix], cols[fix]] = variance
     return S if out is None else out
 
+def correlations_at(S, # (T, T) covariance
+                      rows, cols, # (P,) indices of the pairs
+                     ): # (P,) s_ij / sqrt(s_ii s_jj)
+    "The correlations of the given pairs: what the GP model's distance rests on, whatever each point's own variance."
+    scale = np.sqrt(np.diag(S))  # each square root first: a product of two variances of 1e200 would overflow
+    return S[rows, cols] / (scale[rows] * scale[cols])
+
+def new_correlations(S_new, # (n, T) covariances of new points with the fitted points
+                     new_variances, # (n,) the new points' own variances, or None: the marginal variance
+                     fitted_variances, # (T,) the fitted points' own variances
+                     variance:float, # the marginal variance sigma^2
+                    ): # (n, T) correlations s_ij / sqrt(s_ii s_jj)
+    "New points' covariances with the fitted points as correlations; a precomputed covariance, which gives no new variances, uses $\\hat\\sigma^2$."
+    own = np.full(len(S_new), variance) if new_variances is None else np.asarray(new_variances, dtype=np.float64)
+    return S_new / np.outer(np.sqrt(own), np.sqrt(fitted_variances))
+
 def check_positive_pairs(S, # (T, T) covariance
                         ) -> None:
     "Refuse a covariance in which no two points covary positively: no distance can be inferred from it."
@@ -277,3 +294,49 @@ def check_positive_pairs(S, # (T, T) covariance
         raise ValueError("no two points have a positive covariance, so IKD can infer no distance between any of them "
                          "(f^-1 of a covariance <= 0 is infinite); an identity matrix or one-hot rows of distinct classes "
                          "look like this")
+
+# %% ../nbs/covariance.ipynb #n001
+_FINGERPRINT = np.random.default_rng(20261124).integers(1, 2 ** 63, size=2, dtype=np.uint64) | np.uint64(1)
+
+def _mixed(bits): # (n,) uint64 -> (n,) uint64, each bit of the input spread over the output
+    with np.errstate(over="ignore"):
+        bits = (bits ^ (bits >> np.uint64(31))) * _FINGERPRINT[0]
+        return (bits ^ (bits >> np.uint64(29))) * _FINGERPRINT[1]
+
+def _fingerprints(rows): # (T,) uint64, equal for rows with equal values (an array or `SparseRows`)
+    if isinstance(rows, np.ndarray):
+        columns = np.arange(rows.shape[1], dtype=np.uint64)
+        out = np.empty(len(rows), dtype=np.uint64)
+        for start in range(0, len(rows), ROW_BLOCK):  # band by band: the temporaries stay ROW_BLOCK x N
+            bits = _mixed(np.ascontiguousarray(rows[start:start + ROW_BLOCK]).view(np.uint64) + columns)
+            with np.errstate(over="ignore"): out[start:start + ROW_BLOCK] = bits.sum(axis=1, dtype=np.uint64)
+        return out
+    unit = rows.unit.tocsr()
+    unit.sort_indices()
+    entries = _mixed(unit.data.view(np.uint64) + unit.indices.astype(np.uint64))
+    row_of = np.repeat(np.arange(len(rows)), np.diff(unit.indptr))
+    total = np.zeros(len(rows), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        np.add.at(total, row_of, entries)
+        return total + _mixed(rows.factor.view(np.uint64)) + _mixed(rows.mean.view(np.uint64) + np.uint64(1))
+
+def _same_rows(rows, a, b): # (n,) bool: row a[i] equals row b[i], value for value
+    if isinstance(rows, np.ndarray): return np.all(rows[a] == rows[b], axis=1)
+    differ = np.asarray(abs(rows.unit[a] - rows.unit[b]).sum(axis=1)).ravel()
+    return (differ == 0) & (rows.factor[a] == rows.factor[b]) & (rows.mean[a] == rows.mean[b])
+
+def distinct_rows(rows, # (T, N) standardised rows: an array or `SparseRows`
+                 ): # (first (D,) increasing indices of each distinct row's first occurrence, group (T,) index into first)
+    "The distinct rows of `rows` and, for every row, which of them it copies."
+    prints = _fingerprints(rows)
+    _, first, group = np.unique(prints, return_index=True, return_inverse=True)
+    group = group.ravel()
+    exact = np.ones(len(group), dtype=bool)
+    copies = np.flatnonzero(first[group] != np.arange(len(group)))  # only the rows that claim to copy another are compared
+    exact[copies] = _same_rows(rows, copies, first[group[copies]])
+    if not exact.all():  # a fingerprint shared by different rows (about 2^-64 per pair): those rows stay apart
+        group = np.where(exact, group, len(first) + np.cumsum(~exact) - 1)
+        first = np.r_[first, np.flatnonzero(~exact)]
+    order = np.argsort(first, kind="stable")  # distinct rows in the order they first appear
+    rank = np.empty_like(order); rank[order] = np.arange(len(order))
+    return first[order], rank[group]

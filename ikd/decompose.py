@@ -16,7 +16,7 @@ from .covariance import ROW_BLOCK, check_covariance
 from .gram import gram
 from .kernels import Kernel, get_kernel
 from .reference import choose_reference
-from .solvers import clip_unusable, distances_from_covariance
+from .solvers import covariance_floor, floored_distances
 
 # %% auto #0
 __all__ = ['top_eigenpairs', 'Decomposition', 'decompose', 'decompose_distances', 'principal_axes', 'triangulate']
@@ -76,8 +76,7 @@ def decompose(S, # (T, T) covariance or correlation matrix between points
     variance = float(np.mean(np.diag(S))) if variance is None else float(variance)
     if not variance > 0: raise ValueError(f"the marginal variance must be positive, got {variance}")
     kern = get_kernel(kernel).with_variance(variance)
-    D = distances_from_covariance(S, kern)
-    D = clip_unusable(D)
+    D = floored_distances(S, kern, covariance_floor(S))
     return decompose_distances(D, n_components, reference=reference, variance=variance, random_state=random_state)
 
 def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
@@ -90,6 +89,9 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
     "Steps 3–4 of IKD on an already estimated distance matrix: reference point, $g(\\hat{\\mathbf D})$, top-$M$ eigenpairs."
     if not all(np.isfinite(D[start:start + ROW_BLOCK]).all() for start in range(0, len(D), ROW_BLOCK)):
         raise ValueError("the distance matrix must be finite")
+    if not any(np.any(D[start:start + ROW_BLOCK] > 0) for start in range(0, len(D), ROW_BLOCK)):
+        raise ValueError("every estimated distance is 0, so the embedding would be a single point: the points that covary "
+                         "positively are all copies of one another (correlation 1) and nothing relates the groups")
     r = choose_reference(D, reference)
     reference_distances = D.mean(axis=0) if r == "centroid" else D[r].copy()
     G = gram(D, r, overwrite=overwrite)

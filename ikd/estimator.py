@@ -14,8 +14,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .covariance import (COVARIANCES, check_covariance, check_positive_pairs, coincide, covariance_from_rows,
-                            covariance_rows, row_columns, row_products, rows_transposed_dot, squared_norms,
-                            standardised_rows)
+                            covariance_rows, distinct_rows, row_columns, row_products, rows_transposed_dot,
+                            squared_norms, standardised_rows)
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import LANDMARK_RULES, choose_landmarks, given_landmarks
@@ -57,8 +57,8 @@ def fit_embedding(S, # (T, T) covariance of the points to fit
     embedding = decomposition.embedding
     if settings.refine:
         with stage("refinement"):
-            embedding = refine_embedding(embedding, S, kernel, kernel.variance, edges=solution.trusted_pairs,
-                                         max_iter=REFINE_STEPS, pair_covariances=solution.pair_covariances)
+            embedding = refine_embedding(embedding, S, kernel, edges=solution.trusted_pairs, max_iter=REFINE_STEPS,
+                                         pair_correlations=solution.pair_correlations)
     return FittedEmbedding(embedding, decomposition)
 
 # %% ../nbs/estimator.ipynb #c012
@@ -67,9 +67,10 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
                      fitted:FittedEmbedding, # from `fit_embedding`
                      refine:bool, # whether the fit was refined
                      kernel:Kernel, # the kernel, with the marginal variance set
+                     new_variances=None, # (n,) the new points' own variances (None: the marginal variance)
                     ): # (n, M) positions in the fitted embedding
     "New points placed in a fitted embedding: related by the solver, triangulated, refined like the fit."
-    new = solver.relate(S_new, fitted.embedding, for_refinement=refine)
+    new = solver.relate(S_new, fitted.embedding, for_refinement=refine, new_variances=new_variances)
     if new.positions is not None: placed = new.positions
     else: placed = triangulate(new.distances, fitted.embedding, fitted.decomposition.reference_distances,
                                 fitted.decomposition.reference_index)
@@ -193,10 +194,10 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if (self.n_landmarks is not None or given_indices) and self.covariance == "precomputed":
             raise ValueError("a landmark fit needs the data to compute covariances in chunks; n_landmarks and landmark "
                              "indices cannot be used with covariance='precomputed'")
-        with stage("rows"): rows = self._validated_rows(X, reset=True)
+        with stage("rows"): rows, copy_of = self._merged_copies(self._validated_rows(X, reset=True))
         T, fitted = len(rows), slice(None)
         if self.n_landmarks is not None or given_indices:
-            with stage("landmarks"): self.landmark_indices_ = self._landmarks(rows)
+            with stage("landmarks"): self.landmark_indices_ = self._landmarks(rows, copy_of)
             fitted = self.landmark_indices_
         self._train_rows = None if self.covariance == "precomputed" else rows[fitted]
         if self._train_rows is not None:  # what the decoder needs to map rows back to the data's units
@@ -219,12 +220,15 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
         self.reference_index_ = decomposition.reference_index
-        self.embedding_ = self._fitted.embedding
-        if len(self.embedding_) < T:
+        if isinstance(fitted, slice): self.embedding_ = self._fitted.embedding
+        else:  # the landmarks' rows in the order given, put back in row order; the other rows placed like new ones
             self.embedding_ = np.empty((T, self.n_components))
             self.embedding_[fitted] = self._fitted.embedding
             others = np.setdiff1d(np.arange(T), fitted)
-            self.embedding_[others] = self._place_rows(rows[others])
+            if others.size: self.embedding_[others] = self._place_rows(rows[others])
+        if copy_of is not None:  # every copy at the coordinates of the row it copies
+            self.embedding_ = self.embedding_[copy_of]
+            if given_indices or self.n_landmarks is not None: self.landmark_indices_ = self._first_copies[self.landmark_indices_]
         return self
 
     def fit_transform(self, X, y=None):
@@ -258,6 +262,20 @@ def _validated_rows(self, X, reset):
     rows, self._row_location, self._row_scale = standardised_rows(X, self.covariance)  # the decoder needs what is removed
     return rows
 
+def _merged_copies(self, rows):
+    "The distinct rows (`covariance.distinct_rows`) and which of them each row copies (None when every row is distinct)."
+    if self.covariance == "precomputed": return rows, None
+    first, copy_of = distinct_rows(rows)
+    if len(first) == len(rows): return rows, None
+    if len(first) < self.n_components + 2:
+        raise ValueError(f"X has only {len(first)} distinct rows (up to scale), fewer than n_components + 2 = "
+                         f"{self.n_components + 2}; IKD needs more distinct points than that")
+    count = np.bincount(copy_of)  # a point's copies decode to their average level and scale
+    self._row_location = np.bincount(copy_of, weights=self._row_location) / count
+    self._row_scale = np.bincount(copy_of, weights=self._row_scale) / count
+    self._first_copies = first
+    return rows[first], copy_of
+
 def _checked_kernel(self):
     "The kernel the parameters name, refused if IKD cannot invert it (`kernels.check_invertible`)."
     for name in ("n_components", "n_neighbors", "n_landmarks", "reference"):
@@ -276,12 +294,13 @@ def _pairs_checked(self, S):
     np.fill_diagonal(S, own)
     return S
 
-def _landmarks(self, rows):
-    "The landmark rows: the indices given, or those the rule picks (all rows when n_landmarks >= T)."
+def _landmarks(self, rows, copy_of=None):
+    "The landmark rows: the indices given (of X's rows; `copy_of` maps them to `rows`), or those the rule picks."
     if not isinstance(self.landmarks, str):
-        indices = given_landmarks(self.landmarks, len(rows))
+        indices = given_landmarks(self.landmarks, len(rows) if copy_of is None else len(copy_of))
         if self.n_landmarks is not None and self.n_landmarks != len(indices):
             raise ValueError(f"n_landmarks={self.n_landmarks} but {len(indices)} landmark indices were given")
+        if copy_of is not None: indices = np.unique(copy_of[indices])  # copies given twice are one landmark
         if len(indices) < self.n_components + 2:
             raise ValueError(f"at least n_components + 2 = {self.n_components + 2} landmark indices are needed, got {len(indices)}")
         return indices
@@ -292,7 +311,11 @@ def _landmarks(self, rows):
     else:
         norms = np.sqrt(squared_norms(rows))
         unit = rows / norms[:, None] if isinstance(rows, np.ndarray) else rows.rescaled(1.0 / norms)
-    return choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)
+    indices = choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)
+    if len(indices) < self.n_components + 2:  # the net stops when every row is covered: as many as the distinct rows
+        raise ValueError(f"X has only {len(indices)} distinct rows (up to scale), fewer than n_components + 2 = "
+                         f"{self.n_components + 2}; IKD needs more distinct points than that")
+    return indices
 
 def _place_rows(self, rows):
     "Place new points given as standardised rows (or precomputed covariances), a chunk at a time."
@@ -300,14 +323,16 @@ def _place_rows(self, rows):
     with stage("placement"):
         for start in range(0, len(rows), TRANSFORM_CHUNK):
             chunk = rows[start:start + TRANSFORM_CHUNK]
-            S_new = chunk if self._train_rows is None else row_products(chunk, self._train_rows)
+            S_new, own = chunk, None  # a precomputed covariance gives no variances of the new points
             if self._train_rows is not None:
-                S_new = coincide(S_new, squared_norms(chunk), squared_norms(self._train_rows), self.variance_)
+                own = squared_norms(chunk)
+                S_new = coincide(row_products(chunk, self._train_rows), own, squared_norms(self._train_rows), self.variance_)
             out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, self.solver_, self._fitted,
-                                                                 self.settings_.refine, self.kernel_)
+                                                                 self.settings_.refine, self.kernel_, own)
     return out
 
-IKD._validated_rows, IKD._checked_kernel, IKD._pairs_checked = _validated_rows, _checked_kernel, _pairs_checked
+IKD._validated_rows, IKD._merged_copies = _validated_rows, _merged_copies
+IKD._checked_kernel, IKD._pairs_checked = _checked_kernel, _pairs_checked
 IKD._landmarks, IKD._place_rows = _landmarks, _place_rows
 
 # %% ../nbs/estimator.ipynb #c026
@@ -319,7 +344,8 @@ def noise_variance(K, # (T, T) kernel matrix of the fitted points
     from scipy.optimize import minimize_scalar
     eigenvalues, vectors = eigen if eigen is not None else np.linalg.eigh(K)
     eigenvalues = np.clip(eigenvalues, 0.0, None)
-    energy = np.sum(rows_transposed_dot(rows, vectors) ** 2, axis=0)
+    # a_i = u_i^T S u_i from the T x T covariance: ||U^T rows||^2 column by column would be an N x T array
+    energy = np.clip(np.einsum("ij,ij->j", vectors, row_products(rows, rows) @ vectors), 0.0, None)
     scale = float(np.mean(np.diag(K)))
     def negative_log_likelihood(log_noise):
         total = eigenvalues + np.exp(log_noise)
@@ -332,29 +358,35 @@ def noise_variance(K, # (T, T) kernel matrix of the fitted points
 class GPDecoder:
     "The GP posterior mean from latent points back to data rows, on the fitted points (or landmarks) as anchors."
     anchors: np.ndarray  # (T, M) latent positions of the fitted points
-    weights: np.ndarray  # (T, N + 2) (K + sigma_n^2 I)^-1 [rows, location - mean, scale - mean]
-    offsets: np.ndarray  # (N + 2,) prior means: 0 for the rows, the average location and scale
+    inverse: np.ndarray  # (T, T) A = (K + sigma_n^2 I)^-1
+    rows: object  # (T, N) the fitted points' standardised rows (an array or `SparseRows`)
+    statistics: np.ndarray  # (T, 2) A [location - mean, scale - mean] / unit
+    offsets: np.ndarray  # (2,) prior means of the location and scale, over unit
+    unit: float  # the data's magnitude: location and scale are decoded over it, so that no sum overflows
     kernel: Kernel  # the fitted kernel
     noise_variance: float  # sigma_n^2, on the scale of the standardised rows
 
     @classmethod
     def fit(cls, anchors, kernel, rows, location, scale):
-        "Weights and noise variance from the fitted points' embedding, standardised rows and the statistics removed."
+        "The inverse and noise variance from the fitted points' embedding, standardised rows and the statistics removed."
         K = kernel.covariance(anchors)
         eigenvalues, vectors = np.linalg.eigh(K)
         sigma2 = noise_variance(K, rows, (eigenvalues, vectors))
-        offsets = np.r_[np.zeros(rows.shape[1]), location.mean(), scale.mean()]
-        projected = np.c_[rows_transposed_dot(rows, vectors).T, vectors.T @ (np.c_[location, scale] - offsets[-2:])]
-        weights = vectors @ (projected / (np.clip(eigenvalues, 0.0, None) + sigma2)[:, None])
-        return cls(anchors, weights, offsets, kernel, sigma2)
+        inverse = (vectors / (np.clip(eigenvalues, 0.0, None) + sigma2)) @ vectors.T
+        unit = float(max(np.abs(location).max(), scale.max()))
+        statistics = np.c_[location, scale] / unit
+        offsets = statistics.mean(axis=0)
+        return cls(anchors, inverse, rows, inverse @ (statistics - offsets), offsets, unit, kernel, sigma2)
 
     def decode(self, Z, # (n, M) latent points
               ): # (n, N) predicted data rows, in the data's units
         "Posterior-mean data rows at latent points `Z`, a chunk at a time."
-        out = np.empty((len(Z), self.weights.shape[1] - 2))
+        out = np.empty((len(Z), self.rows.shape[1]))
         for start in range(0, len(Z), TRANSFORM_CHUNK):
-            predicted = self.kernel.covariance(Z[start:start + TRANSFORM_CHUNK], self.anchors) @ self.weights + self.offsets
-            out[start:start + TRANSFORM_CHUNK] = predicted[:, -2:-1] + predicted[:, -1:] * predicted[:, :-2]
+            k = self.kernel.covariance(Z[start:start + TRANSFORM_CHUNK], self.anchors)
+            standardised = rows_transposed_dot(self.rows, (k @ self.inverse).T).T
+            location, scale = (k @ self.statistics + self.offsets).T
+            out[start:start + TRANSFORM_CHUNK] = self.unit * (location[:, None] + scale[:, None] * standardised)
         return out
 
 def decoder(self) -> GPDecoder:
@@ -399,16 +431,19 @@ def gp_log_likelihood(embedding, # (n, M) latent points of the rows
                       scale:float, # c^2 of `model_scale`
                      ) -> float: # log p(c * rows | embedding, kernel, noise): the N columns i.i.d. N(0, K + sigma_n^2 I)
     "The GP log marginal likelihood of the rows' columns under the kernel matrix of their latent points, plus noise."
-    from scipy.linalg import cho_factor, solve_triangular
+    from scipy.linalg import cho_factor, cho_solve, solve_triangular
     n, N = rows.shape
     C = kernel.covariance(embedding)
     C[np.diag_indices_from(C)] += noise_variance
     factor, _ = cho_factor(C, lower=True, overwrite_a=True, check_finite=False)
-    energy = 0.0
-    for start in range(0, N, SCORE_COLUMNS):
-        whitened = solve_triangular(factor, row_columns(rows, slice(start, start + SCORE_COLUMNS)), lower=True,
-                                    check_finite=False)
-        energy += np.vdot(whitened, whitened)
+    if N > n:  # tr(C^-1 R R^T) from the n x n products: wide (sparse) rows are never made dense
+        energy = float(np.trace(cho_solve((factor, True), row_products(rows, rows), check_finite=False)))
+    else:
+        energy = 0.0
+        for start in range(0, N, SCORE_COLUMNS):
+            whitened = solve_triangular(factor, row_columns(rows, slice(start, start + SCORE_COLUMNS)), lower=True,
+                                        check_finite=False)
+            energy += np.vdot(whitened, whitened)
     log_det = 2.0 * np.sum(np.log(np.diag(factor)))
     return float(-0.5 * (N * log_det + scale * energy + n * N * np.log(2 * np.pi)))
 

@@ -15,53 +15,57 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components, dijkstra
 from sklearn.utils import check_random_state
 
-from .covariance import ROW_BLOCK
+from .covariance import COINCIDENT_CORRELATION, ROW_BLOCK, correlations_at, new_correlations
 from .solvers import NewPoints, Solution, Solver, stage
 
 # %% auto #0
-__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph', 'shortest_paths',
-           'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
+__all__ = ['NEIGHBOUR_TIE', 'PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph',
+           'shortest_paths', 'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension', 'ball_growth',
+           'doubling_dimension']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
-                  variance:float, # marginal variance sigma^2 (1 for a correlation matrix)
                   graph:str="knn", # "knn" or "threshold"
                   threshold:float=None, # s0 on the correlation scale, for graph="threshold"
                   n_neighbors:int=None, # k, for graph="knn"
                  ): # (rows, cols): the trusted off-diagonal entries, each edge in both directions
-    "The entries of `S` that the geodesic solution trusts."
+    "The entries of `S` that the geodesic solution trusts, judged by correlation $s_{ij}/\\sqrt{s_{ii}s_{jj}}$."
     T = S.shape[0]
     if graph == "threshold":
         if threshold is None: raise ValueError("graph='threshold' needs a threshold")
-        found = [np.nonzero(S[start:start + ROW_BLOCK] >= threshold * variance) for start in range(0, T, ROW_BLOCK)]
+        diagonal = np.diag(S)
+        found = [np.nonzero(_correlation_band(S, start, diagonal) >= threshold) for start in range(0, T, ROW_BLOCK)]
         rows = np.concatenate([r + start for (r, _), start in zip(found, range(0, T, ROW_BLOCK))])
         cols = np.concatenate([c for _, c in found])
         return rows[rows != cols], cols[rows != cols]
     if graph != "knn": raise ValueError(f"graph must be 'threshold' or 'knn', got {graph!r}")
     if n_neighbors is None or not 1 <= n_neighbors < T:
         raise ValueError(f"n_neighbors must be between 1 and T - 1 = {T - 1}, got {n_neighbors!r}")
-    cols = np.concatenate([_strongest_in_rows(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)]).ravel()
-    rows = np.repeat(np.arange(T), n_neighbors)
+    found = [_strongest_in_rows(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)]
+    rows, cols = np.concatenate([r for r, _ in found]), np.concatenate([c for _, c in found])
     chosen = sparse.coo_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(T, T)).tocsr()
     chosen = chosen.maximum(chosen.T).tocoo()
     positive = S[chosen.row, chosen.col] > 0
     return chosen.row[positive], chosen.col[positive]
 
+def _correlation_band(S, start, diagonal):
+    "One band of rows of `S` as correlations."
+    # Points are judged by correlation: raw covariances would make high-variance points everyone's neighbour, and a
+    # threshold or kernel inverse on covariance / mean variance would put pairs of high-variance points at distance 0.
+    band = np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64)
+    scale = np.sqrt(diagonal)  # each square root first: a product of two variances of 1e200 would overflow
+    return band / np.outer(scale[start:start + len(band)], scale)
+
+NEIGHBOUR_TIE = 1e-9  # correlations this close to a point's k-th strongest are tied with it: far above the rounding of a
+                      # product (about 1e-15, which differs between dense and sparse products), far below real differences
+
 def _strongest_in_rows(S, start, k):
-    "For the rows of one band: the k most correlated other points, strongest first."
-    band = S[start:start + ROW_BLOCK]
-    # Neighbours are ranked by correlation: ranking raw covariances would make high-variance points everyone's neighbour.
-    diagonal = np.diag(S)
-    if not np.allclose(diagonal, diagonal[0]): band = band / np.sqrt(np.outer(diagonal[start:start + len(band)], diagonal))
-    # the k + 1 strongest entries of each row, then the point itself dropped (or, if it is not among them, the weakest)
-    candidates = np.argpartition(-band, k, axis=1)[:, :k + 1]
-    index = np.arange(start, start + len(band))[:, None]
-    order = np.argsort(-np.take_along_axis(band, candidates, axis=1), axis=1, kind="stable")
-    candidates = np.take_along_axis(candidates, order, axis=1)
-    drop = np.where((candidates == index).any(axis=1), np.argmax(candidates == index, axis=1), k)
-    keep = np.ones(candidates.shape, dtype=bool)
-    keep[np.arange(len(band)), drop] = False
-    return candidates[keep].reshape(len(band), k)
+    "For the rows of one band: (rows, cols) of each point's k most correlated other points, and every point tied with the k-th."
+    band = _correlation_band(S, start, np.diag(S))
+    band[np.arange(len(band)), np.arange(start, start + len(band))] = -np.inf  # a point is not its own neighbour
+    kth = -np.partition(-band, k - 1, axis=1)[:, k - 1]
+    rows, cols = np.nonzero(band >= (kth - NEIGHBOUR_TIE)[:, None])
+    return rows + start, cols
 
 # %% ../nbs/geodesic.ipynb #c008
 def _edge_weights(rho, kernel, path):
@@ -71,13 +75,14 @@ def _edge_weights(rho, kernel, path):
     # sparse arithmetic drops stored zeros, which would delete the edge between two identical points
     return np.maximum(weights, 1e-300)
 
-def _strongest_links(S, variance, labels, n_components):
+def _strongest_links(S, labels, n_components):
     "For every pair of components, the entry (i, j) of largest correlation between them."
     T = S.shape[0]
+    scale = np.sqrt(np.diag(S))
     rows, cols = [], []
     for c in range(n_components - 1):  # one pass over the members' rows per component
         members = np.flatnonzero(labels == c)
-        block = S[members] / variance
+        block = S[members] / np.outer(scale[members], scale)
         best_row = block.argmax(axis=0)
         best_val = block[best_row, np.arange(T)]
         # the strongest column of every later component: sort by (component, -value), take each group's first entry
@@ -98,15 +103,15 @@ def geodesic_graph(S, # (T, T) covariance or correlation
     "The weighted graph of trusted covariances whose shortest paths IKD measures, its components joined if needed."
     if path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {path!r}")
     T = S.shape[0]
-    rows, cols = trusted_edges(S, kernel.variance, graph, threshold, n_neighbors) if edges is None else edges
-    W = sparse.csr_matrix((_edge_weights(S[rows, cols] / kernel.variance, kernel, path), (rows, cols)), shape=(T, T))
+    rows, cols = trusted_edges(S, graph, threshold, n_neighbors) if edges is None else edges
+    W = sparse.csr_matrix((_edge_weights(correlations_at(S, rows, cols), kernel, path), (rows, cols)), shape=(T, T))
     n_comp, labels = connected_components(W, directed=False)
     if n_comp > 1:
         warnings.warn(f"the trusted graph has {n_comp} connected components; they are joined through their strongest "
                       "cross-component covariances (a larger n_neighbors or a lower threshold avoids this)",
                       RuntimeWarning, stacklevel=2)
-        link_rows, link_cols = _strongest_links(S, kernel.variance, labels, n_comp)
-        weights = _edge_weights(S[link_rows, link_cols] / kernel.variance, kernel, path)
+        link_rows, link_cols = _strongest_links(S, labels, n_comp)
+        weights = _edge_weights(correlations_at(S, link_rows, link_cols), kernel, path)
         W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
                                   shape=(T, T))
     return W
@@ -210,17 +215,17 @@ class GeodesicSolver(Solver):
                              "(`settings.resolve_settings`, which `IKD` calls)")
         self.kernel_, self.point_variances_ = kernel, np.diag(S).copy()
         with stage("graph"):
-            edges = trusted_edges(S, kernel.variance, self.graph, self.threshold, self.n_neighbors)
+            edges = trusted_edges(S, self.graph, self.threshold, self.n_neighbors)
             if self.graph == "threshold" and len(edges[0]) > DENSE_DEGREE * len(S):
                 warnings.warn(f"the threshold graph has {len(edges[0]) / len(S):.0f} trusted edges per point; all shortest "
                               f"paths cost O(T x edges) and may take minutes (n_neighbors={DENSE_DEGREE // 4} is fast and as "
                               "accurate, see the settings notebook)", RuntimeWarning, stacklevel=2)
             self.trusted_graph_ = geodesic_graph(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
-        pair_covariances = S[edges]
+        correlations = correlations_at(S, *edges)
         with stage("paths"): self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
         with stage("distances"): D = lengths_to_distances(self._path_lengths, kernel, self.path, out=S if overwrite else None)
         np.fill_diagonal(D, 0.0)
-        return Solution(distances=D, trusted_pairs=edges, pair_covariances=pair_covariances)
+        return Solution(distances=D, trusted_pairs=edges, pair_correlations=correlations)
 
     @property
     def path_lengths_(self):
@@ -234,42 +239,47 @@ class GeodesicSolver(Solver):
         return state
 
     def _trusted_of_new(self, rho):
-        "For new points' (n, T) correlations: their candidate neighbours (n, k), correlations, and which are trusted."
+        "For new points' (n, T) correlations: their candidate neighbours (n, k'), correlations, and which are trusted."
         T = rho.shape[1]
-        k = self.n_neighbors if self.graph == "knn" else max(1, int((rho >= self.threshold).sum(axis=1).max()))
-        # ranked as `trusted_edges` ranks a fitted point's neighbours: by correlation, not by raw covariance
-        variances = self.point_variances_ / self.kernel_.variance
-        rank = rho if np.allclose(variances, variances[0]) else rho / np.sqrt(variances)
-        nearest = np.argpartition(-rank, k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (len(rho), 1))
+        if self.graph == "knn":  # the k strongest and every point tied with the k-th, as `trusted_edges` does in fit
+            kth = -np.partition(-rho, self.n_neighbors - 1, axis=1)[:, self.n_neighbors - 1]
+            bound = kth - NEIGHBOUR_TIE
+        else: bound = np.full(len(rho), self.threshold)
+        k = min(T, max(1, int((rho >= bound[:, None]).sum(axis=1).max())))  # the widest row; others pad with untrusted
+        nearest = np.argpartition(-rho, k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (len(rho), 1))
         strength = np.take_along_axis(rho, nearest, axis=1)
-        order = np.argsort(-np.take_along_axis(rank, nearest, axis=1), axis=1, kind="stable")
+        order = np.argsort(-strength, axis=1, kind="stable")
         nearest, strength = np.take_along_axis(nearest, order, axis=1), np.take_along_axis(strength, order, axis=1)
         # a threshold graph trusts only entries above s0; a point with none is linked through its strongest covariance,
         # as disconnected components are in fit
-        trusted = np.ones_like(strength, dtype=bool) if self.graph == "knn" else strength >= self.threshold
+        trusted = strength >= bound[:, None]
         trusted[:, 0] = True
         return nearest, strength, trusted
 
-    def relate(self, S_new, embedding=None, for_refinement=False):
-        nearest, strength, trusted = self._trusted_of_new(S_new / self.kernel_.variance)
+    def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
+        rho = new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance)
+        nearest, strength, trusted = self._trusted_of_new(rho)
         first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path), np.inf)
         lengths = np.empty((len(nearest), len(self.path_lengths_)))
         for start in range(0, len(nearest), 256):  # chunks bound the (chunk, k, T) work array
             block = slice(start, start + 256)
             lengths[block] = np.min(first_hop[block, :, None] + self.path_lengths_[nearest[block]], axis=1)
-        # a copy of a fitted point (correlation 1, raised to exactly 1 by `covariance.coincide`) is that point: its own
-        # stored paths, not a minimum that float32 rounding of the paths could tip towards a neighbour's
-        copies = np.flatnonzero(strength[:, 0] >= 1.0)
+        # a copy of a fitted point (correlation 1, raised to at least sigma^2 by `covariance.coincide`) is that point: its
+        # own stored paths, not a minimum that float32 rounding of the paths could tip towards a neighbour's
+        copies = np.flatnonzero(strength[:, 0] >= COINCIDENT_CORRELATION)
         lengths[copies] = self.path_lengths_[nearest[copies, 0]]
         distances = lengths_to_distances(lengths, self.kernel_, self.path)
         if not for_refinement: return NewPoints(distances=distances)
         return NewPoints(distances=distances, neighbours=nearest, correlations=np.where(trusted, strength, 0.0))
 
 # %% ../nbs/geodesic.ipynb #c020
-def _strongest_correlations(S, start, variance, k):
-    "Each row of one band's k largest correlations with other points, descending."
-    rho = np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64) / variance
+def _strongest_correlations(S, start, k):
+    "Each row of one band's k largest correlations with other points that are not copies of it, descending."
+    rho = _correlation_band(S, start, np.diag(S))
     rho[np.arange(len(rho)), np.arange(start, start + len(rho))] = -np.inf
+    # a copy (correlation 1) is the same point again: at distance 0 it has no ratio, and duplicated rows would hide
+    # every point's neighbourhood (the estimate of X stacked on itself was infinite)
+    rho[rho >= COINCIDENT_CORRELATION] = -np.inf
     return -np.sort(-np.partition(rho, rho.shape[1] - k, axis=1)[:, rho.shape[1] - k:], axis=1)
 
 def intrinsic_dimension(S, # (T, T) covariance or correlation
@@ -279,8 +289,7 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
     "Levina–Bickel maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances."
     T = S.shape[0]
     if not 2 <= n_neighbors < T: raise ValueError(f"n_neighbors must be between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
-    strongest = np.concatenate([_strongest_correlations(S, start, kernel.variance, n_neighbors)
-                                for start in range(0, T, ROW_BLOCK)])
+    strongest = np.concatenate([_strongest_correlations(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)])
     squared = kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0))
     squared = squared - squared[:, 0].min()  # the noise floor (see above)
     radii = np.sqrt(squared[squared[:, 0] > 0])  # a point with a neighbour at distance 0 has no finite ratios
@@ -316,13 +325,23 @@ def doubling_dimension(S, # (T, T) covariance or correlation; only the sampled r
                        random_state=None, # seed of the sample (seed 0 when None)
                       ) -> float: # the estimated doubling dimension
     "A quantile of $\\log_2 |B(p,2r)|/|B(p,r)|$ over sample points and radii, in the distances $f^{-1}$ gives."
+    if getattr(S, "ndim", None) != 2 or S.shape[0] != S.shape[1]:
+        raise ValueError(f"S must be a square (T, T) covariance matrix, got shape {getattr(S, 'shape', None)}")
     T = S.shape[0]
     if not 0 <= quantile <= 1: raise ValueError(f"quantile must be in [0, 1], got {quantile!r}")
     sample = np.sort(check_random_state(0 if random_state is None else random_state).permutation(T)[:n_sample])
-    rho = np.asarray(S[sample], dtype=np.float64) / kernel.variance
+    diagonal = np.asarray(np.diag(S), dtype=np.float64)
+    rows = np.asarray(S[sample], dtype=np.float64)
+    if not (np.all(np.isfinite(rows)) and np.all(np.isfinite(diagonal))):
+        raise ValueError("S contains NaN or infinite values")
+    if not np.all(diagonal > 0): raise ValueError("S must have a positive diagonal (every point's variance)")
+    rho = rows / np.outer(np.sqrt(diagonal[sample]), np.sqrt(diagonal))
     squared = kernel.with_variance(1.0).inverse(np.clip(rho, np.finfo(float).tiny, 1.0))
     squared[rho <= 0] = np.inf
     squared[np.arange(len(sample)), sample] = np.inf
     floor = squared.min(axis=1).min()  # the noise floor, as for `intrinsic_dimension`
+    if not np.isfinite(floor):
+        raise ValueError("no sampled point covaries positively with any other, so no distance can be inferred: "
+                         "an identity matrix looks like this")
     squared[np.arange(len(sample)), sample] = floor
     return float(np.quantile(ball_growth(np.sqrt(squared - floor), min_count), quantile))

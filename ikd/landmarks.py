@@ -4,6 +4,7 @@
 
 # %% ../nbs/landmarks.ipynb #c002
 from __future__ import annotations
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,11 +12,12 @@ from sklearn.utils import check_random_state
 from scipy import linalg
 from sklearn.utils.extmath import svd_flip
 
-from .covariance import row_columns, row_products, rows_dot, rows_transposed_dot
+from .covariance import COINCIDENT_CORRELATION, row_columns, row_products, rows_dot, rows_transposed_dot
 from .covariance import squared_norms as row_squared_norms
 
 # %% auto #0
-__all__ = ['SCAN_BY_LISTS', 'LANDMARK_RULES', 'row_distances', 'RNet', 'gonzalez', 'rnet', 'principal_coordinates',
+__all__ = ['SCAN_BY_LISTS', 'COINCIDENT_RADIUS', 'FARTHEST_TIE', 'CONTENT_RESOLUTION', 'CONTENT_BLOCK', 'LANDMARK_RULES',
+           'row_distances', 'RNet', 'first_centre', 'gonzalez', 'rnet', 'principal_coordinates',
            'randomized_coordinates', 'check_landmark_count', 'farthest_point_landmarks', 'random_landmarks',
            'given_landmarks', 'choose_landmarks']
 
@@ -46,8 +48,62 @@ class RNet:
     distance_evaluations: int  # point-to-point distances computed (plain Gonzalez computes T per centre)
 
 SCAN_BY_LISTS = 32  # up to this many clusters rescanned, gather their member lists; beyond, one pass over the owners
+# a covering radius below this many times the largest row norm is 0: well above the distances' rounding (about 1e-8 of
+# the norm), and for unit rows the distance sqrt(2 (1 - rho)) at which `covariance.coincide` makes two points one
+COINCIDENT_RADIUS = float(np.sqrt(2 * (1 - COINCIDENT_CORRELATION)))
+# squared distances within this many times the largest squared row norm of the farthest are tied with it: 1e4 times
+# the rounding of a squared distance computed from norms and products (about 1e-16 of the squared norm, which differs
+# between dense and sparse rows and with the order of a sum), and half the squared `COINCIDENT_RADIUS`, so that a row
+# coinciding with a centre never ties with the farthest
+FARTHEST_TIE = COINCIDENT_RADIUS ** 2 / 2
+# tied rows are compared coordinate by coordinate, rounded to this fraction of the largest row norm: far above the
+# coordinates' rounding (1e-16), and rows equal at this resolution lie within COINCIDENT_RADIUS of each other, one point
+CONTENT_RESOLUTION = 1e-9
+CONTENT_BLOCK = 64  # coordinates gathered at a time when ties are broken by content (the first block settles most)
 
-def _net_arguments(rows, radius, n_centres, random_state): # (rows as float64, most centres, first centre)
+def _first_by_content(rows, # (T, N) points (an array or `SparseRows`)
+                      candidates, # (n,) sorted indices of the tied rows
+                      resolution:float, # coordinates are compared rounded to this
+                     ) -> int: # the candidate whose coordinates come first in lexicographic order
+    "Break a tie by what the rows are, not where they are stored: the same row wins whatever the order of the rows."
+    for start in range(0, rows.shape[1], CONTENT_BLOCK):
+        if len(candidates) == 1: break
+        columns = slice(start, start + CONTENT_BLOCK)
+        block = rows[candidates, columns] if isinstance(rows, np.ndarray) else rows[candidates].columns(columns)
+        key = np.round(block / resolution)
+        first = np.lexsort(key.T[::-1])[0]  # np.lexsort's last key is the primary one
+        candidates = candidates[(key == key[first]).all(axis=1)]
+    return int(candidates[0])  # rows still tied coincide at `resolution`: the same point whichever is taken
+
+def _farthest(rows, # (T, N) points
+              pool, # indices of the rows to choose from; must hold every row tied with the farthest (repeats allowed)
+              distance, # (T,) each row's distance to the centres so far (or to the centroid)
+              covering:float, # the largest distance
+              squared_scale:float, # the largest squared row norm
+              radius:float|None=None, # only rows farther than this can be chosen (a net with a radius packs strictly)
+             ) -> int: # the farthest row, ties broken by content
+    "The farthest row, every row within `FARTHEST_TIE` of it taken as tied, and the tie broken by the rows' content."
+    near = distance[pool] >= _tie_floor(covering, squared_scale)
+    if radius is not None: near &= distance[pool] > radius
+    return _first_by_content(rows, np.unique(pool[near]), max(CONTENT_RESOLUTION * np.sqrt(squared_scale), np.finfo(float).tiny))
+
+def _tie_floor(covering:float, # the largest distance
+               squared_scale:float, # the largest squared row norm
+              ) -> float: # distances at or above this tie with `covering`
+    return float(np.sqrt(max(covering ** 2 - FARTHEST_TIE * squared_scale, 0.0)))
+
+def first_centre(rows, # (T, N) points (an array or `SparseRows`)
+                 squared_norms=None, # (T,) the rows' squared norms, when already known
+                ) -> int: # index of the row where Gonzalez's order starts
+    "The row farthest from the rows' centroid, ties broken by content: a start that depends on the rows, not their order."
+    if squared_norms is None: squared_norms = row_squared_norms(rows)
+    T = len(rows)
+    centroid = rows_transposed_dot(rows, np.full((T, 1), 1.0 / T))[:, 0]
+    squared = squared_norms - 2.0 * rows_dot(rows, centroid[:, None])[:, 0] + centroid @ centroid
+    distance = np.sqrt(np.maximum(squared, 0.0))
+    return _farthest(rows, np.arange(T), distance, float(distance.max()), float(squared_norms.max()))
+
+def _net_arguments(rows, radius, n_centres): # (rows as float64, most centres)
     "The checks `rnet` and `gonzalez` share."
     if isinstance(rows, np.ndarray) or not hasattr(rows, "products"):  # `SparseRows` were checked when they were made
         rows = np.asarray(rows, dtype=np.float64)
@@ -59,23 +115,41 @@ def _net_arguments(rows, radius, n_centres, random_state): # (rows as float64, m
         raise ValueError(f"radius must be a finite number >= 0, got {radius!r}")
     if n_centres is not None and not 1 <= n_centres <= T:
         raise ValueError(f"n_centres must be between 1 and T = {T}, got {n_centres!r}")
-    return rows, T if n_centres is None else n_centres, check_random_state(0 if random_state is None else random_state).randint(T)
+    return rows, T if n_centres is None else n_centres
+
+def _coincident_radius(squared_norms, # (T,) the rows' squared norms
+                      ) -> float: # a covering radius at or below this is 0 up to rounding
+    return COINCIDENT_RADIUS * float(np.sqrt(squared_norms.max()))
+
+def _covered_by_coincidence(covering:float, # the covering radius the net has reached
+                            zero:float, # `_coincident_radius` of the rows
+                            found:int, # centres so far
+                            asked:int|None, # n_centres
+                           ) -> bool: # True when every row coincides with a centre: no distinct row is left to add
+    "Whether the net must stop because the covering radius is 0, with a warning when that leaves fewer centres than asked."
+    if covering > zero: return False
+    if asked is not None and found < asked:
+        warnings.warn(f"fewer distinct rows than centres asked for: every row coincides with one of {found} centres "
+                      f"(covering radius {covering:.1e}), so the net has {found} centres, not {asked}", stacklevel=3)
+    return True
 
 def gonzalez(rows, # (T, N) points (an array or `SparseRows`); the distance is Euclidean between rows
              radius:float|None=None, # stop once every row is within this distance of a centre
              n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
-             random_state=None, # picks the first centre (seed 0 when None)
             ) -> RNet:
     "Plain Gonzalez: every row measured against each new centre, T distances a centre; `rnet` returns the same net."
-    rows, limit, first = _net_arguments(rows, radius, n_centres, random_state)
+    rows, limit = _net_arguments(rows, radius, n_centres)
     T = len(rows)
     squared_norms = row_squared_norms(rows)
+    scale, first = float(squared_norms.max()), first_centre(rows, squared_norms)
     centres, insertion_radii = [first], [np.inf]
     distance, owner = row_distances(rows, slice(None), first, squared_norms), np.zeros(T, dtype=np.intp)
+    zero = _coincident_radius(squared_norms)
     while len(centres) < limit:
-        new = int(np.argmax(distance))  # ties go to the lowest index
-        covering = distance[new]
+        covering = float(distance.max())
         if radius is not None and covering <= radius: break
+        if _covered_by_coincidence(covering, zero, len(centres), n_centres): break
+        new = _farthest(rows, np.arange(T), distance, covering, scale, radius)
         closer = row_distances(rows, slice(None), new, squared_norms)
         moves = closer < distance
         moves[new] = True
@@ -87,16 +161,15 @@ def gonzalez(rows, # (T, N) points (an array or `SparseRows`); the distance is E
 def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Euclidean between rows
          radius:float|None=None, # stop once every row is within this distance of a centre
          n_centres:int|None=None, # ... or once there are this many centres (whichever comes first)
-         random_state=None, # picks the first centre (seed 0 when None)
         ) -> RNet:
     "Gonzalez's farthest-point r-net, each step rescanning only the clusters of the farthest point's centre and its friends."
-    rows, limit, first = _net_arguments(rows, radius, n_centres, random_state)
+    rows, limit = _net_arguments(rows, radius, n_centres)
     T = len(rows)
     squared_norms = row_squared_norms(rows)
     measure = lambda who, point: row_distances(rows, who, point, squared_norms)
-    slack = 1 + 1e-9
+    slack, zero, scale = 1 + 1e-9, _coincident_radius(squared_norms), float(squared_norms.max())
     centres, insertion_radii = np.empty(limit, dtype=np.intp), np.full(limit, np.inf)
-    centres[0] = first
+    centres[0] = first_centre(rows, squared_norms)
     distance = measure(slice(None), centres[0])
     evaluations = T
     owner = np.zeros(T, dtype=np.intp)
@@ -107,9 +180,10 @@ def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Eucli
     while k < limit:
         covering = reach[:k].max()
         if radius is not None and covering <= radius: break
-        farthest_clusters = np.flatnonzero(reach[:k] == covering)
-        pool = np.concatenate([members[c] for c in farthest_clusters])
-        new = int(pool[distance[pool] == covering].min())
+        if _covered_by_coincidence(covering, zero, k, n_centres): break
+        # every row tied with the farthest lies in a cluster whose reach ties with it too
+        farthest_clusters = np.flatnonzero(reach[:k] >= _tie_floor(covering, scale))
+        new = _farthest(rows, np.concatenate([members[c] for c in farthest_clusters]), distance, covering, scale, radius)
         parent = owner[new]
         to_centres = measure(centres[:k], new)
         evaluations += k
@@ -161,23 +235,19 @@ def randomized_coordinates(product, # V (N, k) -> A V (T, k)
                            n_directions:int, # k
                            random_state, # seed of the random test matrix
                           ): # (T, k) U_k diag(s_k): A's rows in its top k right singular directions
-    "scikit-learn's `randomized_svd` (10 oversamples, 2 power iterations, signs flipped its way) on an operator."
+    "scikit-learn's `randomized_svd` (10 oversamples, 2 power iterations, signs flipped its way) on an operator, row-order free."
     T, N = shape
     rng, size = check_random_state(random_state), n_directions + 10
     qr = lambda M: linalg.qr(M, mode="economic", check_finite=False)[0]
-    if T >= N:
-        Q = rng.normal(size=(N, size))
-        for _ in range(2): Q = transposed_product(product(Q))
-        Q = qr(product(Q))
-        inner, singular, right = linalg.svd(transposed_product(Q).T, full_matrices=False)
-        left, _ = svd_flip(Q @ inner, right)
-        return left[:, :n_directions] * singular[:n_directions]
-    Q = rng.normal(size=(T, size))  # scikit-learn works on A^T when it is the wider
-    for _ in range(2): Q = product(transposed_product(Q))
-    Q = qr(transposed_product(Q))
-    inner, singular, right = linalg.svd(product(Q).T, full_matrices=False)
-    _, right = svd_flip(Q @ inner, right, u_based_decision=False)
-    return right[:n_directions].T * singular[:n_directions]
+    # The test matrix multiplies A from the right whatever its shape, so permuting A's rows permutes the coordinates.
+    # (scikit-learn works on A^T when A is wider, with a test matrix indexed by A's rows: the approximation then
+    # depends on their order.)
+    Q = rng.normal(size=(N, size))
+    for _ in range(2): Q = transposed_product(product(Q))
+    Q = qr(product(Q))
+    inner, singular, right = linalg.svd(transposed_product(Q).T, full_matrices=False)
+    left, _ = svd_flip(Q @ inner, right)
+    return left[:, :n_directions] * singular[:n_directions]
 
 def check_landmark_count(n_landmarks, # L, as given
                          n_points:int, # T
@@ -189,14 +259,14 @@ def check_landmark_count(n_landmarks, # L, as given
 
 def farthest_point_landmarks(rows, # (T, N) standardised rows (unit norm), e.g. from `covariance.covariance_rows`
                              n_landmarks:int, # L
-                             random_state=None, # picks the first landmark and seeds the projection (seed 0 when None)
+                             random_state=None, # seeds the projection's random test matrix (seed 0 when None); the net itself has no randomness
                              n_directions:int|None=64, # measure distances in this many principal directions (None: all N)
                              friend_lists:bool=False, # build the net with `rnet`'s friend lists instead of plain `gonzalez`
                             ): # (L,) indices, in the order chosen
     "Gonzalez's farthest-point landmarks in the correlation distance, measured in principal coordinates: the r-net with L centres."
     construction = rnet if friend_lists else gonzalez
     return construction(principal_coordinates(rows, n_directions, random_state),
-                        n_centres=check_landmark_count(n_landmarks, len(rows)), random_state=random_state).centres
+                        n_centres=check_landmark_count(n_landmarks, len(rows))).centres
 
 def random_landmarks(n_points:int, # T
                      n_landmarks:int, # L
@@ -225,7 +295,7 @@ LANDMARK_RULES = ("farthest", "rnet", "random")
 def choose_landmarks(rows, # (T, N) standardised rows
                      n_landmarks:int, # L
                      rule:str="farthest", # "farthest", "rnet" or "random"
-                     random_state=None, # seed
+                     random_state=None, # seed of the random sample ("random") or of the projection (the farthest-point rules)
                     ): # (L,) indices
     "Landmarks: farthest-point in principal coordinates (plain Gonzalez, or the same net with friend lists), or at random."
     if rule in ("farthest", "rnet"): return farthest_point_landmarks(rows, n_landmarks, random_state, friend_lists=rule == "rnet")

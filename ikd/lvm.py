@@ -19,14 +19,17 @@ from sklearn.neighbors import KNeighborsRegressor, NearestNeighbors
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
+from threadpoolctl import threadpool_limits
 
 from .solvers import logging_stages, stage
 
 # %% auto #0
-__all__ = ['LINEAR_SOLVERS', 'LN4', 'COARSE_MIN_POINTS', 'logger', 'HARMONIC_SAMPLE', 'AMG_EIGEN_ABOVE', 'Pairs', 'pair_terms',
-           'log_far', 'far_odds', 'objective', 'second_moments', 'posterior_moments', 'means_system',
-           'multigrid_preconditioner', 'solve_means', 'update_variances', 'NeighbourGraph', 'neighbour_graph',
-           'coarse_pairs', 'model_pairs', 'non_harmonic_columns', 'initial_state', 'fit_lvm', 'TractableLVM']
+__all__ = ['LINEAR_SOLVERS', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS', 'GROUP_MIN_POINTS', 'logger',
+           'HARMONIC_SAMPLE', 'AMG_EIGEN_ABOVE', 'START_SPREADS', 'STOP_WINDOW', 'Pairs', 'pair_terms', 'log_far',
+           'far_odds', 'objective', 'second_moments', 'posterior_moments', 'LaplacianPattern', 'laplacian_pattern',
+           'means_system', 'multigrid_preconditioner', 'solve_means', 'update_variances', 'NeighbourGraph',
+           'nearest_neighbours', 'neighbour_graph', 'coarse_pairs', 'model_pairs', 'non_harmonic_columns', 'rms_radius',
+           'initial_state', 'em_iterations', 'fit_lvm', 'TractableLVM']
 
 # %% ../nbs/lvm.ipynb #c005
 @dataclass(frozen=True)
@@ -42,11 +45,12 @@ class Pairs:
 def pair_terms(means, # (n, d) output means mu
                variances, # (n,) output variances sigma^2
                pairs:Pairs,
-              ): # (offsets r (P, d), r^2, s, l^2 + s, log kappa_l) of every pair
+              ): # (offsets r (d, P), one row per output dimension; r^2, s, l^2 + s, log kappa_l) of every pair
     "Everything the updates need about each pair, from one pass: kappa_l in the log domain."
     d = means.shape[1]
-    offset = means[pairs.first] - means[pairs.second]
-    gap2 = np.einsum("ij,ij->i", offset, offset)
+    # gathering from contiguous columns is about five times faster than gathering rows of the (n, d) means
+    offset = np.stack([column[pairs.first] - column[pairs.second] for column in np.ascontiguousarray(means.T)])
+    gap2 = np.einsum("ij,ij->j", offset, offset)
     s = variances[pairs.first] + variances[pairs.second]
     total = pairs.length2 + s
     return offset, gap2, s, total, 0.5 * d * np.log(pairs.length2 / total) - gap2 / (2 * total)
@@ -73,7 +77,7 @@ def second_moments(variances, pairs:Pairs,
                   ): # (E||h - mu_i||^2 (P,), E||h' - mu_j||^2 (P,))
     "Posterior second moments of h and h' about their prior means given the pair's event: all the variance update needs."
     offset, gap2, s, total, log_kappa = terms
-    d = offset.shape[1]
+    d = offset.shape[0]
     var_i, var_j = variances[pairs.first], variances[pairs.second]
     per_variance2 = gap2 / total ** 2 + d * pairs.length2 / (s * total)  # the first two terms, over sigma^4
     common = d * var_i * var_j / s
@@ -89,8 +93,8 @@ def posterior_moments(means, variances, pairs:Pairs,
     "Posterior means (as shifts from the prior means) and second moments of h and h' given the pair's event."
     terms = pair_terms(means, variances, pairs) if terms is None else terms
     offset, _, _, total, log_kappa = terms
-    shift_i = -(variances[pairs.first] / total)[:, None] * offset
-    shift_j = (variances[pairs.second] / total)[:, None] * offset
+    shift_i = -(variances[pairs.first] / total)[:, None] * offset.T
+    shift_j = (variances[pairs.second] / total)[:, None] * offset.T
     if event == "far":  # the near shifts scaled by minus the odds kappa / (1 - kappa)
         odds = far_odds(log_kappa)
         shift_i, shift_j = -odds[:, None] * shift_i, -odds[:, None] * shift_j
@@ -100,25 +104,47 @@ def posterior_moments(means, variances, pairs:Pairs,
 def _incidence_sum(n, pairs, first_values, second_values): # per input, the sum of its pairs' values (either end)
     if first_values.ndim == 1:
         return np.bincount(pairs.first, first_values, minlength=n) + np.bincount(pairs.second, second_values, minlength=n)
-    return np.stack([_incidence_sum(n, pairs, a, b) for a, b in zip(first_values.T, second_values.T)], axis=1)
+    # values given as (d, P), one row per output dimension: the sums come back as (n, d)
+    return np.stack([_incidence_sum(n, pairs, a, b) for a, b in zip(first_values, second_values)], axis=1)
+
+@dataclass(frozen=True)
+class LaplacianPattern:
+    "Where each near pair's four entries (i, j), (j, i), (i, i), (j, j) sit in the CSR data of L_S + Psi: fixed through EM."
+    indptr: np.ndarray
+    indices: np.ndarray
+    slots: np.ndarray  # (4, P) positions in the data array
+    diagonal: np.ndarray  # (n,) positions of the diagonal entries
+
+def laplacian_pattern(n, similar:Pairs) -> LaplacianPattern:
+    "The sparsity pattern of the means' system, built once: each EM step then only fills in numbers."
+    diagonal = np.arange(n)
+    rows = np.concatenate([similar.first, similar.second, similar.first, similar.second, diagonal])
+    columns = np.concatenate([similar.second, similar.first, similar.first, similar.second, diagonal])
+    codes = rows.astype(np.int64) * n + columns
+    unique, slot = np.unique(codes, return_inverse=True)  # repeated pairs share a slot, their entries add up
+    indptr = np.r_[0, np.cumsum(np.bincount(unique // n, minlength=n))]
+    return LaplacianPattern(indptr, (unique % n).astype(np.int32), slot[:-n].reshape(4, -1), slot[-n:])
 
 def means_system(means, variances, similar:Pairs, dissimilar:Pairs,
                  far_terms=None, # `pair_terms` of the far pairs in this state, when already computed
+                 pattern:LaplacianPattern|None=None, # `laplacian_pattern` of the near pairs, when already built
                 ): # (the SDD matrix L_S + Psi, right-hand side Psi mu + g)
     "The linear system whose solution is the M-step for the means."
     n = len(means)
+    pattern = laplacian_pattern(n, similar) if pattern is None else pattern
     s = variances[similar.first] + variances[similar.second]
     strength = similar.weight / (similar.length2 + s)
-    adjacency = sparse.coo_matrix((strength, (similar.first, similar.second)), shape=(n, n)).tocsr()
-    adjacency = adjacency + adjacency.T
-    laplacian = sparse.diags(np.asarray(adjacency.sum(axis=1)).ravel()) - adjacency
     offset, _, _, total, log_kappa = pair_terms(means, variances, dissimilar) if far_terms is None else far_terms
     push = dissimilar.weight * far_odds(log_kappa) / total  # D rho / (Delta^2 + s)
-    g = _incidence_sum(n, dissimilar, push[:, None] * offset, -push[:, None] * offset)
+    g = _incidence_sum(n, dissimilar, push * offset, -push * offset)
     psi = _incidence_sum(n, dissimilar, dissimilar.weight, dissimilar.weight) / variances
     # a group of inputs joined only by near pairs would leave the system singular (free to translate): pin it lightly
     psi = np.maximum(psi, 1e-12 * psi.max())
-    return (laplacian + sparse.diags(psi)).tocsc(), psi[:, None] * means + g
+    data = np.bincount(pattern.slots.ravel(), np.concatenate([-strength, -strength, strength, strength]),
+                       minlength=len(pattern.indices))
+    data[pattern.diagonal] += psi
+    # the matrix is symmetric, so its CSR arrays read as CSC (the layout sparse LU wants) give the same matrix
+    return sparse.csc_matrix((data, pattern.indices, pattern.indptr), shape=(n, n)), psi[:, None] * means + g
 
 def multigrid_preconditioner(matrix): # a pyamg smoothed-aggregation V-cycle for an SDD matrix
     try: import pyamg
@@ -165,15 +191,39 @@ class NeighbourGraph:
     edges: sparse.csr_matrix  # (n, n) E, binary, not symmetric
     radii: np.ndarray  # (n,) distance to the k-th nearest neighbour
 
-def neighbour_graph(X, # (n, D) inputs
+NEIGHBOR_SEARCHES = ("auto", "exact", "approximate")
+APPROXIMATE_ABOVE = 40_000  # "auto" searches approximately above this many inputs (measured below: MNIST 10 000 takes
+# 5 s exactly and 32 s approximately in a fresh process, 30 of them numba's compilation; 70 000 takes 110 s exactly)
+
+def nearest_neighbours(X, # (n, D) distinct inputs
+                       n_neighbors:int, # k
+                       search:str="exact", # "exact" (scikit-learn) or "approximate" (pynndescent's NN-descent)
+                       random_state=None, # seeds NN-descent
+                      ): # (distances (n, k), indices (n, k)), each row's neighbours nearest first, itself excluded
+    "The k nearest other inputs of every input, exactly or by pynndescent."
+    if search == "exact": return NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
+    try: from pynndescent import NNDescent
+    except ImportError as error:
+        raise ImportError("neighbors='approximate' uses pynndescent: pip install pynndescent") from error
+    # one neighbour more than wanted, as NN-descent lists each point among its own neighbours (almost always first)
+    index = NNDescent(X, n_neighbors=n_neighbors + 1, random_state=random_state)
+    indices, distances = index.neighbor_graph
+    own = indices == np.arange(len(X))[:, None]
+    own[~own.any(axis=1), -1] = True  # a row that missed itself drops its farthest candidate instead
+    keep = ~own
+    return distances[keep].reshape(len(X), n_neighbors), indices[keep].reshape(len(X), n_neighbors)
+
+def neighbour_graph(X, # (n, D) distinct inputs
                     n_neighbors:int=9, # k
                     n_walk_steps:int=1, # s
+                    search:str="exact", # how the neighbours are found: "exact" or "approximate" (`nearest_neighbours`)
+                    random_state=None, # seeds an approximate search
                    ) -> NeighbourGraph:
     "The seed's neighbourhood graph: kNN, its minimum spanning tree, mutual reachability in s steps, and E."
     n = len(X)
-    distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
+    distances, neighbours = nearest_neighbours(X, n_neighbors, search, random_state)
     rows = np.repeat(np.arange(n), n_neighbors)
-    # a stored zero would vanish from the sparse graph: duplicates stay linked at a tiny positive distance
+    # the fit merges repeated rows, so every distance is positive; the floor guards a direct call on repeated rows
     knn = sparse.csr_matrix((np.maximum(distances.ravel(), 1e-300), (rows, neighbours.ravel())), shape=(n, n))
     links = (knn > 0).astype(np.int64)
     undirected = knn.maximum(knn.T)
@@ -194,50 +244,66 @@ def neighbour_graph(X, # (n, D) inputs
 
 # %% ../nbs/lvm.ipynb #c021
 LN4 = 2.0 * np.log(2.0)  # delta^2 = distance^2 / 2 ln 2: P(near) = 1/2 at the input distance
-COARSE_MIN_POINTS = 500  # below this many points every pair is kept (at most 124 750): coarse graining would lose more than it saves
+COARSE_MIN_POINTS = 500  # below this many inputs every pair is kept (at most 124 750): coarse graining would lose more than it saves
+GROUP_MIN_POINTS = 5  # inside the recursion smaller sets keep all their pairs: their landmarks would be half of them
 
-def _all_pairs(points, weights, reach, graph):
-    "Every unordered pair of `points` as far pairs: weight w_a w_b (2 - E_ab - E_ba), Delta from the reach rule."
-    first, second = np.triu_indices(len(points), 1)
+def _group_pairs(points, group, weights, reach, radii):
+    "Every unordered pair of `points` in the same group, as far pairs: weight w_a w_b, Delta from the reach rule."
+    order = np.argsort(group, kind="stable")
+    end = np.cumsum(np.bincount(group))[group[order]]  # for each sorted position, where its group ends
+    partners = end - np.arange(len(order)) - 1  # the later members of its group
+    first = np.repeat(np.arange(len(order)), partners)
+    second = first + 1 + np.arange(len(first)) - np.repeat(np.cumsum(partners) - partners, partners)
+    first, second = order[first], order[second]
     a, b = points[first], points[second]
-    asserted_near = np.asarray(graph.edges[a, b]).ravel() + np.asarray(graph.edges[b, a]).ravel()
-    weight = weights[first] * weights[second] * (2.0 - asserted_near)
-    length = np.maximum(graph.radii[a], graph.radii[b]) + reach[first] + reach[second]
-    keep = weight > 0
-    return a[keep], b[keep], weight[keep], length[keep] ** 2 / LN4
+    length = np.maximum(radii[a], radii[b]) + reach[first] + reach[second]
+    return a, b, weights[first] * weights[second], length ** 2 / LN4
 
-def coarse_pairs(X, graph:NeighbourGraph,
+def coarse_pairs(X, radii, # the inputs and their neighbourhood radii (distance to the k-th neighbour)
                  points, # indices of the inputs at this level
                  weights, # (len(points),) how many inputs each stands for
                  reach, # (len(points),) R: how far its inputs are from it (0 for an input)
                  levels:int, # coarse-graining levels still to apply
                  rng, # numpy Generator that draws the landmarks
+                 minimum:int=COARSE_MIN_POINTS, # fewer points than this keep all their pairs
+                 into_groups:bool=True, # recurse into each group as well as over the landmarks (False: the earlier
+                                        # reconstruction, which kept every pair inside a group whatever the level)
                 ): # (far pairs as four arrays, extra near pairs as three arrays)
     "The far pairs (and the member-landmark near pairs) of `levels` rounds of coarse graining on `points`."
     n = len(points)
+    if levels == 0 or n < minimum:
+        no_near = (np.empty(0, int), np.empty(0, int), np.empty(0))
+        return _group_pairs(points, np.zeros(n, int), weights, reach, radii), no_near
     n_landmarks = int(round((n * n / 2.0) ** (1.0 / 3.0)))
-    if levels == 0 or n < COARSE_MIN_POINTS:
-        return _all_pairs(points, weights, reach, graph), (np.empty(0, int), np.empty(0, int), np.empty(0))
     chosen = np.sort(rng.choice(n, n_landmarks, replace=False))
     distance, nearest = NearestNeighbors(n_neighbors=1).fit(X[points[chosen]]).kneighbors(X[points])
     group, distance = nearest[:, 0], distance[:, 0]
-    group[chosen] = np.arange(n_landmarks)  # a landmark is its own group's, even with a duplicate elsewhere
+    group[chosen] = np.arange(n_landmarks)  # a landmark is its own group's, even with a tie elsewhere
     distance[chosen] = 0.0
-    far = []
-    for g in range(n_landmarks):  # a loop over groups, each a few dozen points: the pairs inside are vectorised
-        members = np.flatnonzero(group == g)
-        if len(members) > 1: far.append(_all_pairs(points[members], weights[members], reach[members], graph))
     members = np.setdiff1d(np.arange(n), chosen)
-    near = (points[members], points[chosen[group[members]]], distance[members] ** 2 / LN4)
+    far, near = [], [(points[members], points[chosen[group[members]]], distance[members] ** 2 / LN4)]
+    if levels == 1 or not into_groups: far.append(_group_pairs(points, group, weights, reach, radii))
+    else:  # the reference's recursion: each group is coarse grained in turn, as the landmarks are
+        order = np.argsort(group, kind="stable")
+        for inside in np.split(order, np.cumsum(np.bincount(group, minlength=n_landmarks))[:-1]):  # one step per group
+            group_far, group_near = coarse_pairs(X, radii, points[inside], weights[inside], reach[inside], levels - 1, rng,
+                                                 GROUP_MIN_POINTS)
+            far.append(group_far); near.append(group_near)
     group_weight = np.bincount(group, weights=weights, minlength=n_landmarks)
     group_reach = np.zeros(n_landmarks)
     np.maximum.at(group_reach, group, distance + reach)
-    upper_far, upper_near = coarse_pairs(X, graph, points[chosen], group_weight, group_reach, levels - 1, rng)
-    far.append(upper_far)
-    near = tuple(np.concatenate([mine, theirs]) for mine, theirs in zip(near, upper_near))
-    return tuple(np.concatenate(parts) for parts in zip(*far)), near
+    upper_far, upper_near = coarse_pairs(X, radii, points[chosen], group_weight, group_reach, levels - 1, rng,
+                                         GROUP_MIN_POINTS, into_groups)
+    far.append(upper_far); near.append(upper_near)
+    return tuple(np.concatenate(parts) for parts in zip(*far)), tuple(np.concatenate(parts) for parts in zip(*near))
+
+def _pair_codes(first, second, n): # one integer per unordered pair
+    return np.minimum(first, second).astype(np.int64) * n + np.maximum(first, second)
 
 def model_pairs(X, graph:NeighbourGraph, coarse_levels:int, rng,
+                into_groups:bool=True, # coarse levels >= 2 recurse into the groups (`coarse_pairs`)
+                repel_one_way:bool=False, # the earlier reconstruction, kept to measure the change: far weight 1 (of 2) on
+                                          # the pairs joined by E in one direction only
                ) -> tuple: # (similar Pairs, dissimilar Pairs), each weight set summing to 1
     "The near pairs (E, plus member-landmark edges) and far pairs of the model, weights normalised."
     n = len(X)
@@ -246,13 +312,25 @@ def model_pairs(X, graph:NeighbourGraph, coarse_levels:int, rng,
     first, second, weight = both.row[upper], both.col[upper], both.data[upper].astype(float)
     length2 = np.sum((X[first] - X[second]) ** 2, axis=1) / LN4
     (far_a, far_b, far_w, far_l2), (near_a, near_b, near_l2) = coarse_pairs(
-        X, graph, np.arange(n), np.ones(n), np.zeros(n), coarse_levels, rng)
+        X, graph.radii, np.arange(n), np.ones(n), np.zeros(n), coarse_levels, rng,
+        into_groups=into_groups)
+    # how many directions of E join each far pair (0, 1 or 2): the reference holds none of them apart ("do not repel
+    # adjacent nodes"); the earlier reconstruction weighted a far pair by the directions missing, as D = 1 - E does
+    codes = _pair_codes(first, second, n)
+    order = np.argsort(codes)
+    codes, directions = codes[order], weight[order]
+    far_codes = _pair_codes(far_a, far_b, n)
+    found = np.minimum(np.searchsorted(codes, far_codes), len(codes) - 1)
+    joined = np.where(codes[found] == far_codes, directions[found], 0.0) if len(codes) else np.zeros(len(far_codes))
+    far_w = far_w * (1.0 - joined / 2.0) if repel_one_way else far_w * (joined == 0)
+    held = far_w > 0
+    far_a, far_b, far_w, far_l2 = far_a[held], far_b[held], far_w[held], far_l2[held]
     first, second = np.r_[first, near_a], np.r_[second, near_b]
     weight, length2 = np.r_[weight, np.ones(len(near_a))], np.r_[length2, near_l2]
     if len(far_a) == 0:
         raise ValueError(f"every pair of the {n} samples is a neighbour pair (n_neighbors={graph.knn.getnnz(axis=1).max()}), "
                          "so no pair is asserted far and nothing keeps the outputs apart: use fewer neighbours or more samples")
-    tiny = np.finfo(float).tiny  # a duplicate input would have a zero length scale
+    tiny = np.finfo(float).tiny  # a landmark may coincide with a member after rounding: no zero length scale
     similar = Pairs(first, second, weight / weight.sum(), np.maximum(length2, tiny))
     dissimilar = Pairs(far_a, far_b, far_w / far_w.sum(), np.maximum(far_l2, tiny))
     return similar, dissimilar
@@ -281,8 +359,14 @@ def non_harmonic_columns(vectors, # (n, m) eigenvectors, smoothest first
     return np.array(chosen)
 
 AMG_EIGEN_ABOVE = 5000  # larger near graphs get their eigenvectors from LOBPCG with pyamg, not shift-invert ARPACK
+START_SPREADS = ("overall", "local")
+
+def rms_radius(points): # root mean square distance from the centroid: the overall spread of a point set
+    return float(np.sqrt(np.mean(np.sum((points - points.mean(axis=0)) ** 2, axis=1))))
 
 def initial_state(X, similar:Pairs, n_components:int, random_state,
+                  spread:str="overall", # "overall": the map's RMS radius is the inputs'; "local": the median near-pair
+                                        # distance is the inputs' (the earlier rule, kept to measure the change)
                  ): # ((n, d) means, (n,) variances)
     "Laplacian eigenmaps of the near graph at the input scale; variances half the mean delta^2 of each input's pairs."
     n = len(X)
@@ -293,41 +377,90 @@ def initial_state(X, similar:Pairs, n_components:int, random_state,
         candidates = spectral_embedding(affinity, n_components=n_candidates, random_state=random_state, drop_first=True,
                                         eigen_solver="amg" if n > AMG_EIGEN_ABOVE else "arpack")
     means = candidates[:, non_harmonic_columns(candidates, n_components)]
-    input_gap = np.sqrt(similar.length2 * LN4)
-    output_gap = np.linalg.norm(means[similar.first] - means[similar.second], axis=1)
-    means *= np.median(input_gap) / max(np.median(output_gap), np.finfo(float).tiny)
+    means -= means.mean(axis=0)
+    if spread == "overall": target, current = rms_radius(X), rms_radius(means)
+    else:
+        target = np.median(np.sqrt(similar.length2 * LN4))
+        current = np.median(np.linalg.norm(means[similar.first] - means[similar.second], axis=1))
+    means *= target / max(current, np.finfo(float).tiny)
     count = _incidence_sum(n, similar, np.ones(len(similar)), np.ones(len(similar)))
     mean_length2 = _incidence_sum(n, similar, similar.length2, similar.length2) / np.maximum(count, 1)
     return means, np.where(count > 0, 0.5 * mean_length2, np.median(similar.length2) / 2)
 
-def fit_lvm(X, n_components:int=2, n_neighbors:int=9, n_walk_steps:int=1, coarse_levels:int=1, max_iter:int=400,
-            linear_solver:str="direct", cg_tol:float=1e-7, random_state=None,
-           ) -> dict: # means, variances, objective history, graph, pairs
-    "The whole fit on rows already in their canonical order: graph, pairs, initial state, EM iterations."
-    rng = np.random.default_rng(check_random_state(random_state).randint(2 ** 31))
-    with stage("graph"): graph = neighbour_graph(X, n_neighbors, n_walk_steps)
-    with stage("pairs"): similar, dissimilar = model_pairs(X, graph, coarse_levels, rng)
-    with stage("initialisation"): means, variances = initial_state(X, similar, n_components, rng.integers(2 ** 31))
+# %% ../nbs/lvm.ipynb #c048
+STOP_WINDOW = 10  # iterations over which the relative rise of zeta is measured: momentum makes single steps uneven
+
+def em_iterations(means, variances, # the start
+                  similar:Pairs, dissimilar:Pairs,
+                  max_iter:int=400, # at most this many iterations
+                  tol:float=1e-3, # stop when zeta rose by less than tol |zeta| over the last `STOP_WINDOW` iterations
+                  momentum:float=0.9, # heavy-ball weight of the last step taken by the means (0: plain EM)
+                  linear_solver:str="direct", cg_tol:float=1e-7,
+                  keep_every:int=0, # keep the means every this many iterations (0: none), to show the path EM takes
+                 ) -> dict: # means, variances, history (zeta at the start and after every half-step), restarts, path
+    "EM with safeguarded momentum on the means: an extrapolation that would lower zeta is dropped, the momentum restarted."
     # each state's pair terms are computed once and shared by zeta and the next update: two passes per iteration
-    terms = lambda: (pair_terms(means, variances, similar), pair_terms(means, variances, dissimilar))
-    state = terms()
-    history = [objective(means, variances, similar, dissimilar, state)]
-    with stage("EM iterations"):
+    terms = lambda means, variances: (pair_terms(means, variances, similar), pair_terms(means, variances, dissimilar))
+    state, pattern = terms(means, variances), laplacian_pattern(len(means), similar)
+    history, step, restarts = [objective(means, variances, similar, dissimilar, state)], np.zeros_like(means), 0
+    path = {0: means} if keep_every else {}
+    # the loop's BLAS calls are dot products and CG's vector updates: waking BLAS threads for them cost 25 times the
+    # work on a busy 2-core machine (zeta of the MNIST test set: 16 ms against 0.6 ms), and gains nothing when idle
+    with threadpool_limits(limits=1, user_api="blas"):
         for iteration in range(max_iter):
-            matrix, rhs = means_system(means, variances, similar, dissimilar, state[1])
-            means = solve_means(matrix, rhs, means, linear_solver, cg_tol)
-            state = terms()
-            history.append(objective(means, variances, similar, dissimilar, state))
+            matrix, rhs = means_system(means, variances, similar, dissimilar, state[1], pattern)
+            updated = solve_means(matrix, rhs, means, linear_solver, cg_tol)
+            moved = updated + momentum * step
+            moved_state = terms(moved, variances)
+            zeta = objective(moved, variances, similar, dissimilar, moved_state)
+            if zeta < history[-1] and momentum * np.abs(step).max() > 0:  # the EM step alone never lowers zeta: take it
+                moved, moved_state, restarts = updated, terms(updated, variances), restarts + 1
+                zeta = objective(moved, variances, similar, dissimilar, moved_state)
+            step, means, state = moved - means, moved, moved_state
+            history.append(zeta)
             variances = update_variances(means, variances, similar, dissimilar, state)
-            state = terms()
+            state = terms(means, variances)
             history.append(objective(means, variances, similar, dissimilar, state))
-            if (iteration + 1) % 50 == 0: logger.info("iteration %4d  zeta %.6f", iteration + 1, history[-1])
-    return dict(means=means, variances=variances, history=np.array(history), graph=graph, similar=similar,
-                dissimilar=dissimilar)
+            if keep_every and (iteration + 1) % keep_every == 0: path[iteration + 1] = means
+            if (iteration + 1) % 50 == 0:
+                logger.info("iteration %4d  zeta %.6f  momentum restarts %d", iteration + 1, history[-1], restarts)
+            rise = history[-1] - history[-1 - 2 * STOP_WINDOW] if iteration + 1 >= STOP_WINDOW else np.inf
+            if rise <= tol * abs(history[-1]): break
+    return dict(means=means, variances=variances, history=np.array(history), restarts=restarts, path=path)
+
+def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
+            n_components:int=2, n_neighbors:int=9, n_walk_steps:int=1, coarse_levels:int=1, max_iter:int=400,
+            tol:float=1e-3, momentum:float=0.9, neighbors:str="exact", linear_solver:str="direct", cg_tol:float=1e-7,
+            random_state=None,
+            spread:str="overall", into_groups:bool=True, repel_one_way:bool=False, # the earlier choices, to measure
+            keep_every:int=0, # keep the means every this many iterations (`em_iterations`)
+           ) -> dict: # means, variances, objective history, restarts, path, graph, pairs, start
+    "The whole fit: graph, pairs, initial state, EM iterations."
+    rng = np.random.default_rng(check_random_state(random_state).randint(2 ** 31))
+    search_seed = int(rng.integers(2 ** 31))
+    if neighbors == "auto": neighbors = "approximate" if len(X) > APPROXIMATE_ABOVE else "exact"
+    with stage("graph"): graph = neighbour_graph(X, n_neighbors, n_walk_steps, neighbors, search_seed)
+    with stage("pairs"): similar, dissimilar = model_pairs(X, graph, coarse_levels, rng, into_groups, repel_one_way)
+    with stage("initialisation"):
+        start = initial_state(X, similar, n_components, rng.integers(2 ** 31), spread)
+    with stage("EM iterations"):
+        result = em_iterations(*start, similar, dissimilar, max_iter, tol, momentum, linear_solver, cg_tol, keep_every)
+    return dict(result, graph=graph, similar=similar, dissimilar=dissimilar, start=start)
 
 # %% ../nbs/lvm.ipynb #c027
+def _normalised(X): # (X scaled to unit RMS radius about the origin, the length it was divided by)
+    "X centred and scaled to unit overall spread, without overflow: the fit sees the same numbers for X and X * 2^m."
+    exponent = np.frexp(np.abs(X).max())[1]
+    X = np.ldexp(X, -exponent)  # exact: a power of two brings the largest entry into [0.5, 1)
+    X = X - X.mean(axis=0)
+    spread = rms_radius(X)
+    return X / spread, np.ldexp(spread, exponent)
+
 class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Saul's tractable latent variable model (PNAS 2020): EM with closed-form, Laplacian-system updates.
+
+    Repeated rows are embedded once: every copy of a row gets the same mean and variance. The fit does not depend on
+    the scale of X: X * c (c > 0) gives c times the means and c^2 times the variances.
 
     Parameters
     ----------
@@ -338,16 +471,26 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     n_walk_steps : int, default=1
         s: pairs mutually reachable in at most s directed kNN steps count as near.
     coarse_levels : int, default=1
-        Rounds of coarse graining of the far pairs (0: every non-neighbour pair, O(n^2)).
+        Rounds of coarse graining of the far pairs (0: every non-neighbour pair, O(n^2)); from 2 on, each group is
+        coarse grained as well as the landmarks.
     max_iter : int, default=400
-        EM iterations (each: one M-step for the means, one for the variances).
+        At most this many EM iterations (each: one M-step for the means, one for the variances).
+    tol : float, default=1e-3
+        Stop when zeta rose by less than tol * |zeta| over the last 10 iterations (0: run max_iter iterations unless
+        zeta stops moving altogether).
+    momentum : float, default=0.9
+        Heavy-ball weight of the means' last step, added to each EM update of the means; an extrapolation that would
+        lower zeta is dropped for the plain EM update (which never does), and the momentum restarts. 0: plain EM.
+    neighbors : {"auto", "exact", "approximate"}, default="auto"
+        How the kNN graph is found: scikit-learn's exact search, or pynndescent's NN-descent ("auto": approximate
+        above 40 000 distinct rows).
     linear_solver : {"direct", "cg", "cg_jacobi"}, default="direct"
         Sparse LU, or conjugate gradients started at the current means and preconditioned by pyamg's smoothed
         aggregation ("cg") or by the diagonal ("cg_jacobi", the fastest on MNIST; see the notebook).
     cg_tol : float, default=1e-7
         Relative residual at which conjugate gradients stop (the inexact solve still never lowers zeta).
     random_state : int, RandomState or None, default=None
-        Seeds the landmarks and the eigenmaps' start vector.
+        Seeds the landmarks, the eigenmaps' start vector and an approximate neighbour search.
     verbose : bool, default=False
         Log the stages and zeta every 50 iterations on standard error.
 
@@ -357,12 +500,16 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         The output means mu.
     variances_ : ndarray of shape (n,)
         The output variances sigma^2: each input's uncertainty.
-    objective_history_ : ndarray of shape (2 * max_iter + 1,)
+    initial_embedding_ : ndarray of shape (n, n_components)
+        The means EM started from (scaled Laplacian eigenmaps), to see how far the fit moved.
+    objective_history_ : ndarray of shape (2 * n_iter_ + 1,)
         zeta at the start and after every half-step (means, then variances).
     edges_ : sparse matrix of shape (n, n)
-        The near graph E (rows and columns in the order of X).
+        The near graph E (rows and columns in the order of X; the copies of a repeated row share its edges).
     n_iter_ : int
-        EM iterations run.
+        EM iterations run (at most max_iter).
+    momentum_restarts_ : int
+        How many extrapolations were dropped because they would have lowered zeta.
     n_features_in_ : int
         Number of features of X.
     """
@@ -372,16 +519,20 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         "n_walk_steps": [Interval(Integral, 1, None, closed="left")],
         "coarse_levels": [Interval(Integral, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "momentum": [Interval(Real, 0, 1, closed="left")],
+        "neighbors": [StrOptions(set(NEIGHBOR_SEARCHES))],
         "linear_solver": [StrOptions(set(LINEAR_SOLVERS))],
         "cg_tol": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
-    def __init__(self, n_components=2, *, n_neighbors=9, n_walk_steps=1, coarse_levels=1, max_iter=400,
-                 linear_solver="direct", cg_tol=1e-7, random_state=None, verbose=False):
+    def __init__(self, n_components=2, *, n_neighbors=9, n_walk_steps=1, coarse_levels=1, max_iter=400, tol=1e-3,
+                 momentum=0.9, neighbors="auto", linear_solver="direct", cg_tol=1e-7, random_state=None, verbose=False):
         self.n_components, self.n_neighbors, self.n_walk_steps = n_components, n_neighbors, n_walk_steps
-        self.coarse_levels, self.max_iter, self.linear_solver, self.cg_tol = coarse_levels, max_iter, linear_solver, cg_tol
+        self.coarse_levels, self.max_iter, self.tol, self.momentum = coarse_levels, max_iter, tol, momentum
+        self.neighbors, self.linear_solver, self.cg_tol = neighbors, linear_solver, cg_tol
         self.random_state, self.verbose = random_state, verbose
 
     @property
@@ -393,29 +544,41 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
            ):
         "Fit the model to `X`; the output means are in `embedding_`, their variances in `variances_`."
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        n = len(X)
         for name in ("n_components", "n_neighbors", "n_walk_steps", "coarse_levels", "max_iter"):
             if isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be an integer, got the boolean {getattr(self, name)!r}")
-        if not self.n_neighbors < n:
-            raise ValueError(f"n_neighbors must be below the number of samples ({n}), got {self.n_neighbors}")
-        if not self.n_components < n - 1:
-            raise ValueError(f"n_components must be below n - 1 = {n - 1}, got {self.n_components}")
         if np.all(np.ptp(X, axis=0) == 0): raise ValueError("all samples are identical: there is nothing to embed")
+        # a canonical order (the fit does not depend on how the rows are given), in which copies of a row are adjacent
+        order = np.lexsort(X.T[::-1])
+        new_row = np.r_[True, np.any(X[order[1:]] != X[order[:-1]], axis=1)]
+        distinct = order[new_row]  # one row of each kind, in canonical order
+        row_of = np.empty(len(X), dtype=np.intp)
+        row_of[order] = np.cumsum(new_row) - 1  # each input's distinct row
+        n, counted = len(distinct), "" if len(distinct) == len(X) else f" distinct (of {len(X)})"
+        if not self.n_neighbors < n:
+            raise ValueError(f"n_neighbors must be below the number of{counted} samples ({n}), got {self.n_neighbors}")
+        if not self.n_components < n - 1:
+            raise ValueError(f"n_components must be below n - 1 = {n - 1} ({n}{counted} samples), got {self.n_components}")
         n_neighbors = self.n_neighbors
         if n_neighbors > n - 2 and n > 3:
             n_neighbors = n - 2
-            warnings.warn(f"n_neighbors={self.n_neighbors} makes every pair of the {n} samples neighbours and leaves no pair "
-                          f"to hold apart; using {n_neighbors}", UserWarning, stacklevel=2)
-        order = np.lexsort(X.T[::-1])  # a canonical order: the fit does not depend on how the rows are given
+            warnings.warn(f"n_neighbors={self.n_neighbors} makes every pair of the {n}{counted} samples neighbours and "
+                          f"leaves no pair to hold apart; using {n_neighbors}", UserWarning, stacklevel=2)
+        unit, scale = _normalised(X[distinct])
         with logging_stages(bool(self.verbose)):
-            result = fit_lvm(X[order], self.n_components, n_neighbors, self.n_walk_steps, self.coarse_levels,
-                             self.max_iter, self.linear_solver, self.cg_tol, self.random_state)
-        self.embedding_, self.variances_ = np.empty_like(result["means"]), np.empty(n)
-        self.embedding_[order], self.variances_[order] = result["means"], result["variances"]
-        inverse = np.argsort(order)
-        self.edges_ = result["graph"].edges[inverse][:, inverse].tocsr()
-        self.objective_history_, self.n_iter_ = result["history"], self.max_iter
+            result = fit_lvm(unit, self.n_components, n_neighbors, self.n_walk_steps, self.coarse_levels, self.max_iter,
+                             self.tol, self.momentum, self.neighbors, self.linear_solver, self.cg_tol, self.random_state)
+        with np.errstate(over="ignore", under="ignore"):
+            variances = result["variances"] * scale ** 2
+        if not np.all((variances > 0) & np.isfinite(variances)):
+            raise ValueError(f"the output variances (squared lengths on the scale of X, whose RMS radius is {scale:.3g}) "
+                             "fall outside float64's range: divide X by a constant")
+        self.embedding_, self.variances_ = result["means"][row_of] * scale, variances[row_of]
+        self.initial_embedding_ = result["start"][0][row_of] * scale
+        copies = sparse.csr_matrix((np.ones(len(X), dtype=np.int64), (np.arange(len(X)), row_of)), shape=(len(X), n))
+        self.edges_ = (copies @ result["graph"].edges @ copies.T).tocsr()
+        self.objective_history_ = result["history"]
+        self.n_iter_, self.momentum_restarts_ = (len(self.objective_history_) - 1) // 2, result["restarts"]
         return self
 
     def fit_transform(self, X, y=None):

@@ -14,7 +14,8 @@ from .refine import stress_weights
 from .style import class_names, ordered_classes
 
 # %% auto #0
-__all__ = ['DIAGNOSTICS', 'points', 'trusted_graph', 'connectivity', 'trusted_correlations', 'point_diagnostic', 'diagnostic']
+__all__ = ['MISSING', 'DIAGNOSTICS', 'drawn_classes', 'points', 'trusted_graph', 'connectivity', 'trusted_correlations',
+           'point_diagnostic', 'diagnostic']
 
 # %% ../nbs/plot.ipynb #c005
 def _axes(ax):
@@ -23,8 +24,38 @@ def _axes(ax):
 
 def _planar(embedding): # (T, M) -> (T, 2): the first two coordinates (a zero second one for M = 1)
     embedding = np.asarray(embedding, dtype=np.float64)
-    if embedding.ndim != 2: raise ValueError(f"an embedding must be a (T, M) array, got shape {embedding.shape}")
+    if embedding.ndim != 2 or embedding.size == 0:
+        raise ValueError(f"an embedding must be a (T, M) array with at least one point and one coordinate, got shape "
+                         f"{embedding.shape}")
+    unusable = ~np.isfinite(embedding).all(axis=1)
+    if unusable.any():
+        raise ValueError(f"{unusable.sum()} point(s) of the embedding have NaN or infinite coordinates (the first is row "
+                         f"{np.flatnonzero(unusable)[0]}); they cannot be drawn")
     return embedding[:, :2] if embedding.shape[1] > 1 else np.c_[embedding, np.zeros(len(embedding))]
+
+MISSING = "missing"  # the legend entry of the points whose label is NaN or None
+
+def _missing(labels): # (T,) labels -> (T,) True where a label is NaN, None or NaT
+    if labels.dtype.kind in "fc": return np.isnan(labels)
+    if labels.dtype.kind in "mM": return np.isnat(labels)
+    if labels.dtype.kind == "O":
+        return np.array([value is None or (isinstance(value, (float, np.floating)) and np.isnan(value)) for value in labels],
+                        dtype=bool)
+    return np.zeros(len(labels), dtype=bool)
+
+def drawn_classes(labels, # (T,) class labels
+                  n_points:int, # T
+                 ): # (labels as compared, the distinct known labels in legend order, (T,) mask of missing labels)
+    "Labels checked (one per point) and made drawable: missing ones set apart, types that do not sort by their string form."
+    labels = np.asarray(labels)
+    if labels.ndim != 1: raise ValueError(f"labels must be one per point (a 1-D array), got shape {labels.shape}")
+    if len(labels) != n_points: raise ValueError(f"labels has {len(labels)} entries for {n_points} points")
+    missing = _missing(labels)
+    try: classes = ordered_classes(labels[~missing])
+    except TypeError:  # e.g. 1 and "a" in one object array: numpy cannot sort them, their string forms it can
+        labels = np.array([str(value) for value in labels])
+        classes = ordered_classes(labels[~missing])
+    return labels, classes, missing
 
 def points(model_or_embedding, # a fitted IKD (its `embedding_`) or a (T, M) array; the first two coordinates are drawn
            labels=None, # (T,) class labels: one colour each and a legend
@@ -41,16 +72,15 @@ def points(model_or_embedding, # a fitted IKD (its `embedding_`) or a (T, M) arr
         embedding = model_or_embedding.embedding_
     else: embedding = model_or_embedding
     Z = _planar(embedding)
-    if labels is not None and len(labels) != len(Z): raise ValueError(f"labels has {len(labels)} entries for {len(Z)} points")
+    if labels is not None: labels, classes, missing = drawn_classes(labels, len(Z))
     ax = _axes(ax)
     size = point_size if point_size is not None else float(np.clip(8000 / len(Z), 1.0, 30.0))
     if labels is None: ax.scatter(*Z.T, s=size, color="0.2", linewidths=0, rasterized=True)
     else:
-        labels = np.asarray(labels)
-        classes = ordered_classes(labels)
         colours = plt.get_cmap("tab20" if len(classes) > 10 else "tab10")(np.arange(len(classes)) % 20)
         for colour, cls, name in zip(colours, classes, class_names(dataset, classes)):
-            ax.scatter(*Z[labels == cls].T, s=size, color=colour, linewidths=0, label=name, rasterized=True)
+            ax.scatter(*Z[(labels == cls) & ~missing].T, s=size, color=colour, linewidths=0, label=name, rasterized=True)
+        if missing.any(): ax.scatter(*Z[missing].T, s=size, color="0.65", linewidths=0, label=MISSING, rasterized=True)
         if legend: ax.legend(title="class", markerscale=max(1.0, 3 / np.sqrt(size)), fontsize=8, title_fontsize=8,
                   loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
     ax.set(xlabel="$z_1$", ylabel="$z_2$" if np.shape(embedding)[1] > 1 else "", aspect="equal")
@@ -82,14 +112,18 @@ def connectivity(model, # a fitted IKD with the geodesic solver
     upper = trusted_graph(model).tocoo()
     keep = upper.row < upper.col  # each edge is stored in both directions
     Z = _planar(_fitted_points(model))
+    fitted_labels = None
+    if labels is not None:
+        fitted_labels = np.asarray(labels)
+        n_rows = len(model.embedding_)
+        if fitted_labels.ndim != 1 or len(fitted_labels) != n_rows:
+            landmarks = " (it draws the landmarks' own)" if hasattr(model, "landmark_indices_") else ""
+            raise ValueError(f"labels must be one per training row, {n_rows}{landmarks}, got shape {fitted_labels.shape}")
+        if hasattr(model, "landmark_indices_"): fitted_labels = fitted_labels[model.landmark_indices_]
     ax = _axes(ax)
     segments = np.stack([Z[upper.row[keep]], Z[upper.col[keep]]], axis=1)
     ax.add_collection(LineCollection(segments, colors="0.55", linewidths=edge_width, alpha=0.6, zorder=1,
                                      label=f"trusted edges ({keep.sum()})"))
-    fitted_labels = None
-    if labels is not None:
-        fitted_labels = np.asarray(labels)
-        if hasattr(model, "landmark_indices_"): fitted_labels = fitted_labels[model.landmark_indices_]
     points(Z, fitted_labels, ax=ax)
     if labels is None:
         ax.collections[-1].set_label("fitted points")

@@ -11,6 +11,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import splu
 
+from .covariance import COINCIDENT_CORRELATION, correlations_at
 from .error import distance_error
 from .kernels import get_kernel
 
@@ -29,7 +30,9 @@ def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
     d = np.where(usable, unit.inverse(s_usable), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         weights = np.where(usable & (d > 0), 4 * d / distance_error(s_usable, 1, unit) ** 2, 0.0)
-    return np.sqrt(d), weights
+    # a copy (correlation 1) is the same point: its target is 0, not the sqrt(f^-1(1 - 1e-12)) ~ 1e-6 that the clip leaves,
+    # which the copy's huge weight would enforce, pulling duplicated rows 1e-6 apart
+    return np.where(s >= COINCIDENT_CORRELATION, 0.0, np.sqrt(d)), weights
 
 def _unordered_pairs(rows, cols, targets, weights, n_points):
     "Each unordered pair once: weights of its listings summed, targets their weighted mean (the same stress, up to a constant)."
@@ -39,11 +42,10 @@ def _unordered_pairs(rows, cols, targets, weights, n_points):
     return keys // n_points, keys % n_points, np.bincount(listing, weights=weights * targets) / total, total
 
 def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` or the geodesic solver
-                     S, # (T, T) covariances (or correlations) the embedding was computed from; None with `pair_covariances`
+                     S, # (T, T) covariances (or correlations) the embedding was computed from; None with `pair_correlations`
                      kernel="squared_exponential", # kernel name or instance
-                     variance:float|None=None, # sigma^2; None: the mean of diag(S)
                      edges=None, # (rows, cols) of the pairs to fit, the stress summing over them as listed; None: every pair
-                     pair_covariances=None, # S at `edges`, when S itself is gone (a solver wrote its distances into it)
+                     pair_correlations=None, # s_ij / sqrt(s_ii s_jj) at `edges`, when S itself is gone (a solver overwrote it)
                      max_iter:int=100, # most SMACOF steps
                      tol:float=1e-6, # stop when the relative decrease of the stress is below this
                      relaxation:float=1.9, # over-relaxation of each step, in [1, 2); 1 is plain SMACOF
@@ -51,16 +53,18 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     "Weighted-stress (SMACOF) refinement of an embedding, each distance weighted by its inverse predicted variance ($e_N$)."
     Y = np.array(embedding, dtype=np.float64)
     T = len(Y)
-    if pair_covariances is None:
+    if pair_correlations is None:
         S = np.asarray(S, dtype=np.float64)
         if S.shape != (T, T): raise ValueError(f"embedding must be (T, M) with T = {len(S)}, got shape {Y.shape}")
-    elif edges is None or variance is None: raise ValueError("pair_covariances needs the edges and the variance")
+    elif edges is None: raise ValueError("pair_correlations needs the edges they belong to")
     if Y.ndim != 2: raise ValueError(f"embedding must be (T, M), got shape {Y.shape}")
     if not 1 <= relaxation < 2: raise ValueError(f"relaxation must be in [1, 2), got {relaxation!r}")
     if edges is None: rows, cols = np.triu_indices(T, 1)
     else: rows, cols = (np.asarray(e, dtype=np.intp) for e in edges)
-    covariances = S[rows, cols] if pair_covariances is None else np.asarray(pair_covariances, dtype=np.float64)
-    targets, weights = stress_weights(covariances / (np.mean(np.diag(S)) if variance is None else variance), kernel)
+    # each pair's correlation, not its covariance over the mean variance: the latter puts pairs of high-variance points
+    # at distance 0 and pairs of low-variance points too far apart
+    correlations = correlations_at(S, rows, cols) if pair_correlations is None else np.asarray(pair_correlations, dtype=np.float64)
+    targets, weights = stress_weights(correlations, kernel)
     kept = (weights > 0) & (rows != cols)
     rows, cols, targets, weights = rows[kept], cols[kept], targets[kept], weights[kept]
     if weights.size == 0: return Y

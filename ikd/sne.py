@@ -14,7 +14,8 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import validate_data
 
 # %% auto #0
-__all__ = ['MOMENTUM_SWITCH', 'conditional_probabilities', 'entropy_term', 'sne_cost_gradient', 'descend', 'SNE']
+__all__ = ['MOMENTUM_SWITCH', 'DIVERGENCE', 'conditional_probabilities', 'entropy_term', 'sne_cost_gradient', 'check_descending',
+           'descend', 'unit_scaled', 'SNE']
 
 # %% ../nbs/sne.ipynb #c006
 def conditional_probabilities(D2, # (T, T) squared distances between the points
@@ -94,6 +95,20 @@ def sne_cost_gradient(Y, # (T, M) map points
 
 # %% ../nbs/sne.ipynb #c014
 MOMENTUM_SWITCH = 250  # steps with momentum 0.5 before it rises to 0.8 (van der Maaten and Hinton's schedule)
+DIVERGENCE = 10  # a cost this many times the starting one (plus a nat a point) only a diverging descent reaches
+
+def check_descending(cost:float, # the cost at this step
+                     start:float, # the cost of the initial map
+                     step:int, # gradient steps taken
+                     n_points:int, # T
+                     learning_rate:float, # eta, named in the error
+                    ) -> None:
+    "Refuse a descent whose cost is no longer finite or has risen far above its start: the learning rate overshoots."
+    if not np.isfinite(start):
+        raise ValueError(f"the initial map's cost is {start}: its distances overflow; init_scale is too large")
+    if not cost <= DIVERGENCE * (start + n_points):
+        raise ValueError(f"SNE's gradient descent diverged at step {step}: its cost is {cost:.3g}, against {start:.3g} for "
+                         f"the initial map; learning_rate={learning_rate} is too large for these data, try a smaller one")
 
 def descend(P, # (T, T) conditional probabilities
             n_components:int=2, # M
@@ -111,15 +126,23 @@ def descend(P, # (T, T) conditional probabilities
     velocity, buffer, entropy, costs = np.zeros_like(Y), np.empty(P.shape), entropy_term(P), []
     for step in range(max_iter):
         cost, gradient = sne_cost_gradient(Y, P, entropy, buffer)
+        check_descending(cost, costs[0] if costs else cost, step, len(P), learning_rate)
         if step % record_every == 0: costs.append(cost)
         velocity = (0.5 if step < MOMENTUM_SWITCH else 0.8) * velocity - learning_rate * gradient
         Y = Y + velocity
         if step < annealing_steps and jitter > 0:
             Y = Y + rng.normal(0.0, jitter * (1 - step / annealing_steps), Y.shape)
     costs.append(sne_cost_gradient(Y, P, entropy, buffer)[0])
+    check_descending(costs[-1], costs[0], max_iter, len(P), learning_rate)
     return Y, np.array(costs)
 
 # %% ../nbs/sne.ipynb #c016
+def unit_scaled(X, # (T, N) data
+               ): # X times the power of 2 that brings its largest absolute entry into [1/2, 1) (X itself if all 0)
+    "The data at a scale whose squared distances cannot overflow or underflow, by an exact change of exponent."
+    largest = np.max(np.abs(X))
+    return X if largest == 0 else np.ldexp(X, -np.frexp(largest)[1])
+
 class SNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Stochastic neighbour embedding (Hinton and Roweis 2002): the original asymmetric Gaussian SNE.
 
@@ -165,6 +188,7 @@ class SNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "init_scale": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
     }
+    _integer_parameters = ("n_components", "max_iter", "annealing_steps")  # scikit-learn's Integral accepts True
 
     def __init__(self, n_components=2, *, perplexity=30.0, learning_rate=0.3, max_iter=1000, jitter=0.05,
                  annealing_steps=300, init_scale=1e-2, random_state=None):
@@ -179,7 +203,10 @@ class SNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                       y=None, # ignored
                      ): # (T, n_components) the map
         "Fit SNE to `X` and return the map."
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        for name in self._integer_parameters:
+            if isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be an integer, got the boolean {getattr(self, name)!r}")
+        X = unit_scaled(validate_data(self, X, dtype=np.float64, ensure_min_samples=2))
         if len(X) - 1 <= self.perplexity:
             raise ValueError(f"perplexity must be less than T - 1 = {len(X) - 1}, got {self.perplexity}: "
                              "it is about the number of neighbours of each point")

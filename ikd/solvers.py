@@ -13,11 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .covariance import ROW_BLOCK, new_correlations
 from .kernels import Kernel
 
 # %% auto #0
-__all__ = ['FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'logger', 'Solution', 'NewPoints', 'Solver', 'distances_from_covariance',
-           'clip_unusable', 'FullSolver', 'stage', 'logging_stages']
+__all__ = ['WEAKEST_SHARE', 'ZERO_COVARIANCE', 'FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'logger', 'Solution', 'NewPoints',
+           'Solver', 'distances_from_covariance', 'covariance_floor', 'floored_distances', 'FullSolver', 'stage',
+           'logging_stages']
 
 # %% ../nbs/solvers.ipynb #c005
 @dataclass(frozen=True)
@@ -26,7 +28,7 @@ class Solution:
     distances: np.ndarray | None = None  # (T, T) finite scaled squared distances with a zero diagonal
     embedding: np.ndarray | None = None  # (T, M) latent estimate, from a solver that embeds directly
     trusted_pairs: tuple | None = None  # (rows, cols) of the pairs the refinement fits, both directions; None: every pair
-    pair_covariances: np.ndarray | None = None  # S at `trusted_pairs`, for a solver that overwrote S
+    pair_correlations: np.ndarray | None = None  # s_ij / sqrt(s_ii s_jj) at `trusted_pairs`, for a solver that overwrote S
 
 @dataclass(frozen=True)
 class NewPoints:
@@ -53,6 +55,7 @@ class Solver(BaseEstimator):
                S_new, # (n, T) covariances of new points with the fitted points
                embedding, # (T, M) the fitted embedding
                for_refinement:bool=False, # also return the anchors the refinement of new points needs
+               new_variances=None, # (n,) the new points' own variances (None: the marginal variance)
               ) -> NewPoints:
         "How new points relate to the fitted ones: distances to triangulate, or positions; and their refinement anchors."
         raise NotImplementedError
@@ -66,27 +69,47 @@ def distances_from_covariance(S, # (T, T) symmetric covariance
     np.fill_diagonal(D, 0.0)
     return D
 
-def clip_unusable(D, # (T, T) distances from `distances_from_covariance`, +inf where s_ij <= 0
-                 ): # D with +inf replaced by its largest finite value (a warning says how many)
-    "Full IKD cannot express 'unknown': a non-positive covariance is read as the farthest finite distance."
-    unusable = ~np.isfinite(D)
-    if unusable.any():
-        finite_max = D[~unusable].max()
-        warnings.warn(f"{unusable.mean():.1%} of the covariances are <= 0, outside the kernel's range; full IKD sets their "
-                      f"distance to the largest finite one ({finite_max:.3g}). The 'geodesic' or 'blockwise' solver "
-                      "handles weak covariances properly.", RuntimeWarning, stacklevel=3)
-        D[unusable] = finite_max
-    return D
+WEAKEST_SHARE = 1e-3  # the floor s0 is the covariance below which this share of the positive ones lie
+ZERO_COVARIANCE = 1e-12  # |s| below this times sigma^2 is a zero: binary data's exact zeros come out of a product as +-1e-17
+
+def covariance_floor(S, # (T, T) symmetric covariance
+                     share:float=WEAKEST_SHARE, # share of the positive off-diagonal covariances at or below the floor
+                     zero:float=0.0, # covariances at or below this count as non-positive
+                    ) -> float: # s0, the k-th smallest positive off-diagonal covariance, k = ceil(share x their count)
+    "The weakest covariance full IKD inverts: an order statistic of many entries, so rounding moves it only by rounding."
+    T = len(S)
+    upper = [np.triu(S[start:start + ROW_BLOCK], start + 1) for start in range(0, T, ROW_BLOCK)]
+    count = sum(np.count_nonzero(band > zero) for band in upper)
+    if count == 0: raise ValueError("no two points have a positive covariance: full IKD can invert none of them")
+    k = max(1, int(np.ceil(share * count)))
+    # the k smallest positives of each band hold the k smallest of all: the result is the same for any order of the rows
+    smallest = np.concatenate([np.partition(positive, min(k, positive.size) - 1)[:k]
+                               for positive in (band[band > zero] for band in upper) if positive.size])
+    return float(np.partition(smallest, k - 1)[k - 1])
+
+def floored_distances(S, # (T, T) symmetric covariance
+                      kernel:Kernel, # kernel whose variance is the marginal variance to use
+                      floor:float, # s0 from `covariance_floor`
+                     ): # (T, T) f^-1(max(S, s0)) with a zero diagonal (a warning says how many entries were <= 0)
+    "Full IKD cannot express 'unknown': if some covariances are <= 0, they and every one below the floor read as $f^{-1}(s_0)$."
+    unusable = np.count_nonzero(S <= ZERO_COVARIANCE * kernel.variance)  # a rounded zero is as unknown as a negative
+    if not unusable: return distances_from_covariance(S, kernel)
+    warnings.warn(f"{unusable / S.size:.1%} of the covariances are <= 0, outside the kernel's range; full IKD reads them "
+                  f"(and any positive one below the weakest {WEAKEST_SHARE:.1%}, s0 = {floor:.3g}) as distance "
+                  f"f^-1(s0) = {float(kernel.inverse(floor)):.3g}. The 'geodesic' or 'blockwise' solver handles weak "
+                  "covariances properly.", RuntimeWarning, stacklevel=3)
+    return distances_from_covariance(np.maximum(S, floor), kernel)
 
 # %% ../nbs/solvers.ipynb #c011
 FULL_REFINE_ANCHORS = 64  # fitted points a new point is refined against by the full solver: its most correlated ones
 FULL_SPREAD_WARNING = 1e4  # largest / median distance above which the full solver warns that a few pairs dominate
 
 class FullSolver(Solver):
-    "Algorithm 1 as written: every covariance inverted; entries outside the kernel's range read as the largest distance."
+    "Algorithm 1 as written: every covariance inverted; those below the floor $s_0$ (non-positive ones too) read as $f^{-1}(s_0)$."
     def solve(self, S, kernel, n_components=None):
-        D = clip_unusable(distances_from_covariance(S, kernel))
-        self.kernel_, self.max_distance_ = kernel, D.max()
+        self.floor_ = covariance_floor(S, zero=ZERO_COVARIANCE * kernel.variance)
+        D = floored_distances(S, kernel, self.floor_)
+        self.kernel_, self.max_distance_, self.point_variances_ = kernel, D.max(), np.diag(S).copy()
         # the median from every row of a fixed sample of at most 256 rows: no T x T copy for one number
         sample = np.unique(np.linspace(0, len(D) - 1, min(len(D), 256)).astype(int))
         off_diagonal = np.delete(D[sample], sample + len(D) * np.arange(len(sample)))
@@ -97,14 +120,13 @@ class FullSolver(Solver):
                           "rest into a point. solver='geodesic' uses only strong covariances.", RuntimeWarning, stacklevel=3)
         return Solution(distances=D)
 
-    def relate(self, S_new, embedding=None, for_refinement=False):
-        D = self.kernel_.inverse(S_new)
-        distances = np.where(np.isfinite(D), D, self.max_distance_)
+    def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
+        distances = self.kernel_.inverse(np.maximum(S_new, self.floor_))
         if not for_refinement: return NewPoints(distances=distances)
         k = min(FULL_REFINE_ANCHORS, S_new.shape[1])
-        anchors = np.argpartition(-S_new, k - 1, axis=1)[:, :k]
-        return NewPoints(distances=distances, neighbours=anchors,
-                         correlations=np.take_along_axis(S_new, anchors, axis=1) / self.kernel_.variance)
+        rho = new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance)
+        anchors = np.argpartition(-rho, k - 1, axis=1)[:, :k]
+        return NewPoints(distances=distances, neighbours=anchors, correlations=np.take_along_axis(rho, anchors, axis=1))
 
 # %% ../nbs/solvers.ipynb #c015
 logger = logging.getLogger("ikd")

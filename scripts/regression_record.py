@@ -57,8 +57,8 @@ def make_model(n_components, solver="auto", cover=None, old_api=False, **params)
     return IKD(n_components=n_components, solver=solver, **params)
 
 
-def datasets(quick=False):
-    "name -> (X, M, score function of an embedding of the rows of X)."
+def datasets(quick=False, perturbation=0.0):
+    "name -> (X, M, score function of an embedding of the rows of X); X plus `perturbation` times its sd of fixed noise."
     out = {}
     for seed in (0,) if quick else (0, 1, 2):
         Z = ou_latent(1000, 3, random_state=seed)
@@ -69,6 +69,10 @@ def datasets(quick=False):
         X, y = load_digits()
         for M in (2, 10):
             out[f"digits-M{M}"] = (X, M, lambda U, y=y: knn_accuracy(U, y))
+    if perturbation:
+        noise = np.random.default_rng(12345)
+        out = {name: (X + perturbation * X.std() * noise.standard_normal(X.shape), M, score)
+               for name, (X, M, score) in out.items()}
     return out
 
 
@@ -83,10 +87,10 @@ def configurations(quick=False):
         yield f"landmarks-{rule}", {"n_landmarks": 300, "landmarks": rule}, False
 
 
-def run(quick=False, verbose=True, only="", old_api=False):
-    "name -> (array, score) for every dataset and configuration."
+def run(quick=False, verbose=True, only="", old_api=False, perturbation=0.0):
+    "name -> (array, score) for every dataset and configuration (on data perturbed by `perturbation`, see `datasets`)."
     results = {}
-    for data_name, (X, M, score) in datasets(quick).items():
+    for data_name, (X, M, score) in datasets(quick, perturbation).items():
         T = len(X)
         order = np.random.default_rng(0).permutation(T)
         train, test = np.sort(order[:int(0.8 * T)]), np.sort(order[int(0.8 * T):])

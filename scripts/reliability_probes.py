@@ -13,9 +13,11 @@ from __future__ import annotations
 import pickle
 import sys
 import time
+import tracemalloc
 import warnings
 
 import numpy as np
+from scipy import sparse
 from scipy.spatial import procrustes
 from scipy.spatial.distance import cdist, pdist
 from sklearn.datasets import load_digits, make_blobs
@@ -23,7 +25,9 @@ from sklearn.datasets import load_digits, make_blobs
 from ikd import IKD
 from ikd.covariance import sample_covariance
 from ikd.datasets import gp_observations, ou_latent
-from ikd.metrics import knn_accuracy
+from ikd.geodesic import doubling_dimension
+from ikd.kernels import get_kernel
+from ikd.metrics import affine_r2, knn_accuracy
 
 RNG = np.random.default_rng(0)
 GP = gp_observations(ou_latent(300, 2, random_state=5), 60, lengthscale=3.0, noise=0.05, random_state=5)
@@ -31,6 +35,62 @@ NOISE = RNG.uniform(size=(300, 5))
 DIGITS, DIGIT_LABELS = load_digits(return_X_y=True)
 BLOBS, BLOB_LABELS = make_blobs(1000, n_features=20, centers=10, random_state=0)
 CORRELATIONS = sample_covariance(GP)
+
+
+LATENT2 = ou_latent(600, 2, random_state=7)
+GP2 = gp_observations(LATENT2, 300, random_state=7)[:400]
+LATENT2 = LATENT2[:400]
+BINARY_DIGITS = (DIGITS[:600] > 8).astype(float)
+
+
+def landmark_list_gap(indices):
+    model = quiet(lambda: IKD(landmarks=indices).fit(GP))
+    return np.abs(model.transform(GP) - model.embedding_).max() / np.abs(model.embedding_).max()
+
+
+def held_out_r2(**params):
+    Z = ou_latent(600, 2, random_state=7)
+    X = gp_observations(Z, 300, random_state=7)
+    model = quiet(lambda: IKD(**params).fit(X[:400]))
+    return affine_r2(model.transform(X[400:]), Z[400:])
+
+
+def round_trip_error(**params):
+    model = quiet(lambda: IKD(**params).fit(GP2))
+    return np.linalg.norm(model.inverse_transform(model.embedding_) - GP2) / np.linalg.norm(GP2)
+
+
+def full_solver_nudge():
+    Z = ou_latent(1000, 3, random_state=0)
+    X = gp_observations(Z, 50, lengthscale=3.0, noise=0.05, random_state=0)
+    nudged = X + 2e-6 * np.random.default_rng(5).standard_normal(X.shape)
+    first, second = (affine_r2(quiet(lambda: IKD(3, solver="full", refine=True).fit_transform(data)), Z) for data in (X, nudged))
+    return abs(first - second)
+
+
+def sparse_score_peak():
+    X = sparse.random(300, 300_000, density=60_000 / (300 * 300_000), random_state=0, format="csr")
+    X.data = np.random.default_rng(0).normal(size=X.nnz) ** 2 + 0.1
+    model = quiet(lambda: IKD(2).fit(X))
+    tracemalloc.start()
+    model.score(X)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 1e6
+
+
+def order_free_copies():
+    "Largest difference between the fit of GP2 and the fit of GP2 stacked on itself (first half)."
+    once = quiet(lambda: IKD().fit_transform(GP2))
+    twice = quiet(lambda: IKD().fit_transform(np.r_[GP2, GP2]))
+    return max(np.abs(twice[:len(GP2)] - once).max(), np.abs(twice[len(GP2):] - once).max()) / np.abs(once).max()
+
+
+def one_dimensional_gap():
+    "R^2 of the default (auto) fit below that of distance paths on a noisy 1-D latent at M = 1."
+    Z = ou_latent(500, 1, random_state=3)
+    X = gp_observations(Z, 200, lengthscale=3.0, noise=0.05, random_state=3)
+    return affine_r2(quiet(lambda: IKD(1, path="distance").fit_transform(X)), Z) - affine_r2(quiet(lambda: IKD(1).fit_transform(X)), Z)
 
 
 def quiet(fn):
@@ -109,8 +169,8 @@ PROBES = [
     # 3. degenerate spectra, overflow
     ("identity 200 x 200", lambda: IKD().fit(np.eye(200)), error("positive covariance")),
     ("identity full", lambda: IKD(solver="full").fit(np.eye(200)), error("positive covariance")),
-    ("one-hot rows", lambda: IKD().fit_transform(np.eye(10)[RNG.integers(0, 10, 300)]),
-     result(lambda U: np.isfinite(U).all() and np.std(U) > 0)),
+    ("one-hot rows (copies merged: no positive pair)", lambda: IKD().fit_transform(np.eye(10)[RNG.integers(0, 10, 300)]),
+     error("positive covariance")),
     ("X * 1e154", lambda: IKD().fit_transform(GP * 1e154),
      result(lambda U: np.allclose(U, quiet(lambda: IKD().fit_transform(GP)), atol=1e-6))),
     ("X * 1e300", lambda: IKD().fit_transform(GP * 1e300),
@@ -127,8 +187,8 @@ PROBES = [
      result(lambda U: np.allclose(U, quiet(lambda: IKD().fit_transform(GP)), atol=1e-6))),
     ("a constant row", lambda: IKD().fit(np.vstack([GP, np.full(GP.shape[1], 3.0)])), error("constant")),
     # 6. kernels whose inverse cannot be used, heavy tails
-    ("full rational quadratic digits", lambda: IKD(solver="full", kernel="rational_quadratic").fit_transform(DIGITS),
-     warned("times the median")),
+    ("full rational quadratic digits: no point 100x the median", lambda: spread_ratio(quiet(lambda: IKD(solver="full",
+     kernel="rational_quadratic").fit_transform(DIGITS))), result(lambda ratio: ratio < 100)),
     *[(f"kernel {kernel} {params}", (lambda k=kernel, p=params: IKD(solver="full", kernel=k, kernel_params=p).fit_transform(GP)),
        error(next(iter(params))))
       for kernel, params in (("rational_quadratic", {"alpha": 1e-3}), ("rational_quadratic", {"alpha": 1e-4}),
@@ -150,6 +210,68 @@ PROBES = [
     ("n_neighbors=True", lambda: IKD(n_neighbors=True).fit(GP), error("n_neighbors")),
     ("n_components=True", lambda: IKD(n_components=True).fit(GP), error("n_components")),
     ("n_landmarks=True", lambda: IKD(n_landmarks=True).fit(GP), error("n_landmarks")),
+    # issue 33: the estimator's core (landmark lists, covariance option, ties, full solver, decoder, dimensions)
+    ("landmark list reversed: transform(X) = embedding_", lambda: landmark_list_gap(np.arange(len(GP))[::-1]),
+     result(lambda gap: gap < 1e-4)),
+    ("landmark list shuffled: R^2 as a plain fit", lambda: affine_r2(quiet(lambda: IKD(landmarks=np.random.default_rng(0)
+     .permutation(len(GP2))).fit_transform(GP2)), LATENT2), result(lambda r2: r2 > 0.99)),
+    *[(f"covariance='covariance' {name}: fit R^2", (lambda p=params: affine_r2(quiet(lambda: IKD(covariance="covariance", **p)
+       .fit_transform(GP2)), LATENT2)), result(lambda r2: r2 > 0.98))
+      for name, params in (("geodesic", {}), ("threshold 0.5", {"threshold": 0.5}), ("150 landmarks", {"n_landmarks": 150}),
+                           ("full refined", {"solver": "full", "refine": True}))],
+    ("covariance='covariance' held-out transform R^2", lambda: held_out_r2(covariance="covariance"),
+     result(lambda r2: r2 > 0.98)),
+    ("covariance='covariance' decoder round trip", lambda: round_trip_error(covariance="covariance"),
+     result(lambda error: error < 0.1)),
+    *[(f"binary digits row order, refine={refine}", (lambda r=refine: order_disparity(lambda: IKD(refine=r), BINARY_DIGITS)),
+       result(lambda d: d < 1e-10)) for refine in (False, True)],
+    ("binary digits sparse = dense", lambda: procrustes(quiet(lambda: IKD(refine=True).fit_transform(BINARY_DIGITS)),
+     quiet(lambda: IKD(refine=True).fit_transform(sparse.csr_matrix(BINARY_DIGITS))))[2], result(lambda d: d < 1e-10)),
+    ("full solver R^2 under a 2e-6 nudge of X", lambda: full_solver_nudge(), result(lambda change: change < 1e-5)),
+    ("sparse 300 x 300 000 score peak memory (MB)", lambda: sparse_score_peak(), result(lambda mb: mb < 150)),
+    ("decoder of X * 1e306 is finite", lambda: IKD().fit(GP * 1e306).inverse_transform(np.zeros((2, 2))),
+     result(lambda rows: np.isfinite(rows).all())),
+    *[(f"doubling_dimension {name}", (lambda S=S: doubling_dimension(S, get_kernel("squared_exponential"))), error(words))
+      for name, S, words in (("identity", np.eye(200), "covaries"), ("non-square", np.ones((200, 100)), "square"),
+                             ("NaN", np.full((50, 50), np.nan), "NaN"))],
+    ("noisy 1-D latent: auto path as good as distance paths", lambda: one_dimensional_gap(),
+     result(lambda gap: gap < 0.01)),
+    ("full solver, every distance 0", lambda: IKD(solver="full").fit(np.r_[np.linspace(1, 7, 30)[:, None] * NOISE[0],
+     -np.linspace(1, 7, 30)[:, None] * NOISE[0]]), error("every estimated distance is 0")),
+    ("geodesic fit of every row twice = fit of the rows", lambda: order_free_copies(), result(lambda gap: gap < 1e-12)),
+    # issue 33: landmarks, SNE, CLI, plot
+    ("gonzalez on 20 equal rows, 3 centres asked", lambda: __import__("ikd.landmarks", fromlist=["gonzalez"]).gonzalez(np.zeros((20, 3)), n_centres=3),
+     warned("fewer distinct rows")),
+    ("IKD n_landmarks=20 on 10 distinct rows: each once", lambda: quiet(lambda: IKD(n_landmarks=20).fit(np.tile(GP[:10], (4, 1)))).landmark_indices_,
+     result(lambda indices: len(np.unique(indices % 10)) == len(indices) == 10)),
+    ("SNE X * 1e160", lambda: __import__("ikd.sne", fromlist=["SNE"]).SNE(random_state=0, max_iter=100).fit_transform(DIGITS[:150] * 1e160),
+     result(lambda U: np.allclose(U, __import__("ikd.sne", fromlist=["SNE"]).SNE(random_state=0, max_iter=100).fit_transform(DIGITS[:150]), atol=1e-6))),
+    ("SNE learning_rate=1e6", lambda: quiet(lambda: __import__("ikd.sne", fromlist=["SNE"]).SNE(learning_rate=1e6, max_iter=100).fit_transform(DIGITS[:150])),
+     error("learning_rate")),
+    ("SNE n_components=True", lambda: __import__("ikd.sne", fromlist=["SNE"]).SNE(n_components=True, max_iter=10).fit(DIGITS[:150]), error("n_components")),
+    ("CLI --save-embedding over its input: status 2, input kept",
+     lambda: (lambda tmp: (np.save(f"{tmp.name}/d.npy", GP[:40]),
+                           __import__("subprocess").run([sys.executable, "-m", "ikd", "d.npy", "--save-embedding", "d.npy", "--no-baseline"],
+                                                        cwd=tmp.name, capture_output=True, text=True),
+                           np.array_equal(np.load(f"{tmp.name}/d.npy"), GP[:40]))[1:])(__import__("tempfile").TemporaryDirectory()),
+     result(lambda outcome: outcome[0].returncode == 2 and len(outcome[0].stderr.strip().splitlines()) == 1 and outcome[1])),
+    ("CLI 6 labelled rows in classes of 5 and 1: status 2, one line",
+     lambda: (lambda tmp: (np.save(f"{tmp.name}/d.npy", GP[:6]), np.save(f"{tmp.name}/y.npy", np.array([0, 0, 0, 0, 0, 1])),
+                           __import__("subprocess").run([sys.executable, "-m", "ikd", "d.npy", "--labels", "y.npy", "--no-baseline"],
+                                                        cwd=tmp.name, capture_output=True, text=True))[-1])(__import__("tempfile").TemporaryDirectory()),
+     result(lambda done: done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "class" in done.stderr)),
+    ("plot: 60 points with 5 NaN labels all drawn",
+     lambda: sum(len(c.get_offsets()) for c in __import__("ikd.plot", fromlist=["points"]).points(
+         np.random.default_rng(4).normal(size=(60, 2)), np.where(np.arange(60) % 12 == 0, np.nan, np.arange(60) % 3)).collections),
+     result(lambda drawn: drawn == 60)),
+    ("plot: mixed-type object labels",
+     lambda: sum(len(c.get_offsets()) for c in __import__("ikd.plot", fromlist=["points"]).points(
+         np.random.default_rng(4).normal(size=(60, 2)), np.array([1, "a", 2.5] * 20, dtype=object)).collections),
+     result(lambda drawn: drawn == 60)),
+    ("plot: empty embedding", lambda: __import__("ikd.plot", fromlist=["points"]).points(np.empty((0, 2))), error("point")),
+    ("plot: landmark model, labels of the wrong length",
+     lambda: __import__("ikd.plot", fromlist=["connectivity"]).connectivity(quiet(lambda: IKD(n_landmarks=100).fit(GP)), np.zeros(100)),
+     error("labels")),
     # 8. cliffs
     ("dense threshold graph warned", lambda: IKD(threshold=0.05).fit(GP), warned("edges per point")),
     ("digits model pickle < 4 MB", lambda: len(pickle.dumps(IKD().fit(DIGITS))), result(lambda size: size < 4e6)),

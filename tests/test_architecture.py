@@ -31,7 +31,8 @@ class NearestOnly(Solver):
     def solve(self, S, kernel, n_components):
         self.kernel_, self.floor_ = kernel, np.sort(S, axis=1)[:, -self.k].min()
         return Solution(distances=self._distances(S) * (1 - np.eye(len(S))))
-    def relate(self, S_new, embedding, for_refinement=False): return NewPoints(distances=self._distances(S_new))
+    def relate(self, S_new, embedding, for_refinement=False, new_variances=None):
+        return NewPoints(distances=self._distances(S_new))
     def _distances(self, S): return self.kernel_.inverse(np.maximum(S, self.floor_))
 
 

@@ -1,13 +1,15 @@
-"""Saul's tractable LVM (issue 22): scikit-learn's estimator checks, bad input, determinism, row order, monotone EM."""
+"""Saul's tractable LVM (issues 22, 33, 35): scikit-learn's estimator checks, bad input, repeated rows, scale, determinism,
+row order, monotone EM with momentum, leaving the start, the stopping rule, approximate neighbours."""
 import warnings
 
 import numpy as np
 import pytest
-from sklearn.datasets import make_swiss_roll
+from scipy.spatial import procrustes
+from sklearn.datasets import load_digits, make_swiss_roll
 from sklearn.utils.estimator_checks import check_estimator
 
 from ikd.baselines import embed
-from ikd.lvm import TractableLVM, neighbour_graph
+from ikd.lvm import TractableLVM, nearest_neighbours, neighbour_graph
 
 
 def test_check_estimator_passes():
@@ -30,6 +32,9 @@ def roll():
     ({"coarse_levels": -1}, ValueError, "coarse_levels"),
     ({"linear_solver": "lu"}, ValueError, "linear_solver"),
     ({"max_iter": True}, TypeError, "boolean"),
+    ({"momentum": 1.0}, ValueError, "momentum"),
+    ({"tol": -1.0}, ValueError, "tol"),
+    ({"neighbors": "ball_tree"}, ValueError, "neighbors"),
 ])
 def test_bad_parameters_are_named(roll, params, error, message):
     with pytest.raises(error, match=message):
@@ -55,11 +60,79 @@ def test_same_seed_same_output_and_rows_permute(roll):
 
 
 @pytest.mark.parametrize("levels", [0, 1, 2])
-def test_no_half_step_lowers_the_objective(roll, levels):
-    model = TractableLVM(coarse_levels=levels, max_iter=40, random_state=0).fit(roll[0])
+@pytest.mark.parametrize("momentum", [0.0, 0.9])
+def test_no_half_step_lowers_the_objective(roll, levels, momentum):
+    model = TractableLVM(coarse_levels=levels, max_iter=40, tol=0, momentum=momentum, random_state=0).fit(roll[0])
     history = model.objective_history_
-    assert len(history) == 81 and history[-1] > history[0]
+    assert model.n_iter_ == 40 and len(history) == 81 and history[-1] > history[0]
     assert np.diff(history).min() >= -1e-12 * np.abs(history).max()
+
+
+def test_repeated_rows_are_merged(roll):
+    """k + 1 copies of one row once made the near length scales 0 ("Factor is exactly singular"): each row is embedded
+    once, every copy gets its mean, and the fit is the fit of the distinct rows."""
+    X = roll[0]
+    repeated = np.vstack([X, np.repeat(X[:1], 10, axis=0), X[5:8]])  # 10 = k + 1 copies of row 0, and three more
+    model = TractableLVM(max_iter=30, random_state=0).fit(repeated)
+    distinct = TractableLVM(max_iter=30, random_state=0).fit(X)
+    np.testing.assert_array_equal(model.embedding_[:600], distinct.embedding_)
+    np.testing.assert_array_equal(model.embedding_[600:610], np.repeat(distinct.embedding_[:1], 10, axis=0))
+    np.testing.assert_array_equal(model.variances_[610:], distinct.variances_[5:8])
+    assert model.edges_.shape == (613, 613) and model.edges_[600].nnz == distinct.edges_[0].nnz
+    with pytest.raises(ValueError, match="n_neighbors must be below the number of distinct"):
+        TractableLVM(n_neighbors=9).fit(np.repeat(X[:9], 3, axis=0))
+
+
+@pytest.mark.parametrize("factor", [2.0 ** 300, 1e100, 1e-100, 3.7])
+def test_scale_of_X_scales_the_map(roll, factor):
+    """X * 1e100 once crashed ("Factor is exactly singular"); X * c must give c times the means, c^2 times the
+    variances (bit for bit when c is a power of two) and the same zeta."""
+    X = roll[0]
+    base = TractableLVM(max_iter=60, tol=0, random_state=0).fit(X)
+    scaled = TractableLVM(max_iter=60, tol=0, random_state=0).fit(X * factor)
+    np.testing.assert_allclose(scaled.embedding_ / factor, base.embedding_, rtol=0, atol=1e-10 * np.abs(base.embedding_).max())
+    np.testing.assert_allclose(scaled.variances_ / factor ** 2, base.variances_, rtol=1e-10)
+    np.testing.assert_allclose(scaled.objective_history_, base.objective_history_, rtol=1e-10)
+    if factor == 2.0 ** 300: np.testing.assert_array_equal(scaled.embedding_, base.embedding_ * factor)
+
+
+def test_scale_beyond_float64_is_refused(roll):
+    with pytest.raises(ValueError, match="variances .* outside float64"):
+        TractableLVM(max_iter=2).fit(roll[0] * 1e200)
+
+
+@pytest.fixture(scope="module")
+def digits_fit():
+    X, y = load_digits(return_X_y=True)
+    return TractableLVM(n_components=2, random_state=0).fit(X), y
+
+
+def test_map_leaves_its_start_on_digits(digits_fit):
+    """The issue-35 failure: the map stayed at its Laplacian-eigenmap start (disparity 0.011 after 400 iterations)."""
+    model, _ = digits_fit
+    assert procrustes(model.initial_embedding_, model.embedding_)[2] >= 0.05
+
+
+def test_stopping_rule_and_n_iter(digits_fit, roll):
+    model, _ = digits_fit
+    assert 10 <= model.n_iter_ < 400 and len(model.objective_history_) == 2 * model.n_iter_ + 1
+    history = model.objective_history_
+    # it stopped at the first iteration whose zeta rose by at most tol |zeta| over the last 10
+    rises = (history[20::2] - history[:-20:2]) / np.abs(history[20::2])
+    assert rises[-1] <= 1e-3 and np.all(rises[:-1] > 1e-3)
+    capped = TractableLVM(max_iter=7, random_state=0).fit(roll[0])
+    assert capped.n_iter_ == 7 and len(capped.objective_history_) == 15
+
+
+def test_approximate_neighbours_recall_and_determinism():
+    X, _ = load_digits(return_X_y=True)
+    X = np.unique(X, axis=0)
+    _, exact = nearest_neighbours(X, 9, "exact")
+    _, approximate = nearest_neighbours(X, 9, "approximate", random_state=0)
+    recall = np.mean([len(set(a) & set(b)) for a, b in zip(exact, approximate)]) / 9
+    assert recall >= 0.95, recall
+    assert not np.any(approximate == np.arange(len(X))[:, None])  # no input is its own neighbour
+    np.testing.assert_array_equal(nearest_neighbours(X, 9, "approximate", random_state=0)[1], approximate)
 
 
 def test_graph_properties_on_random_data():

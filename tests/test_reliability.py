@@ -1,0 +1,169 @@
+"""Issue 33's causes in the estimator's core, one test per cause; each failed before its fix (checked against a
+`git worktree` of the commit before, on PYTHONPATH). `scripts/reliability_probes.py` counts the same probes."""
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+from scipy import sparse
+from scipy.spatial import procrustes
+from sklearn.datasets import load_digits
+
+from ikd import IKD
+from ikd.blockwise import BlockwiseSolver
+from ikd.covariance import sample_covariance
+from ikd.datasets import gp_observations, ou_latent
+from ikd.geodesic import doubling_dimension
+from ikd.kernels import get_kernel
+from ikd.metrics import affine_r2
+
+
+def quietly(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
+@pytest.fixture(scope="module")
+def gp():
+    "The issue's GP data: a 2-D latent, 400 fitted and 200 held-out points, 300 features."
+    Z = ou_latent(600, 2, random_state=7)
+    return Z, gp_observations(Z, 300, random_state=7)
+
+
+@pytest.mark.parametrize("order", ["reversed", "shuffled"])
+def test_landmark_list_covering_every_row_keeps_row_order(gp, order):
+    Z, X = gp[0][:400], gp[1][:400]
+    indices = np.arange(400)[::-1] if order == "reversed" else np.random.default_rng(0).permutation(400)
+    model = quietly(lambda: IKD(landmarks=indices).fit(X))
+    assert affine_r2(model.embedding_, Z) > 0.99
+    assert np.abs(model.transform(X) - model.embedding_).max() < 1e-4 * np.abs(model.embedding_).max()
+
+
+@pytest.mark.parametrize("params", [{}, {"threshold": 0.5}, {"n_landmarks": 150}, {"path": "product"},
+                                    {"solver": "full", "refine": True}])
+def test_covariance_option_reads_pairs_as_correlations(gp, params):
+    "Rows of different variances: each pair is judged by s_ij / sqrt(s_ii s_jj), in fit and in transform."
+    Z, X = gp
+    as_correlation = quietly(lambda: IKD(**params).fit(X[:400]))
+    model = quietly(lambda: IKD(covariance="covariance", **params).fit(X[:400]))
+    assert affine_r2(model.embedding_, Z[:400]) > affine_r2(as_correlation.embedding_, Z[:400]) - 0.01
+    assert affine_r2(model.transform(X[400:]), Z[400:]) > affine_r2(as_correlation.transform(X[400:]), Z[400:]) - 0.01
+
+
+def test_covariance_option_decoder_round_trip(gp):
+    X = gp[1][:400]
+    errors = {}
+    for kind in ("correlation", "covariance"):
+        model = quietly(lambda: IKD(covariance=kind).fit(X))
+        errors[kind] = np.linalg.norm(model.inverse_transform(model.embedding_) - X) / np.linalg.norm(X)
+    assert errors["covariance"] < 1.2 * errors["correlation"] < 0.2
+
+
+@pytest.mark.parametrize("refine", [False, True])
+def test_tied_correlations_do_not_depend_on_row_order_or_sparsity(refine):
+    "Binary digits tie often: the k-NN graph takes every point tied with the k-th, so the order of rows cannot matter."
+    X = (load_digits().data[:600] > 8).astype(float)
+    order = np.random.default_rng(1).permutation(len(X))
+    U = quietly(lambda: IKD(refine=refine).fit_transform(X))
+    permuted = np.empty_like(U)
+    permuted[order] = quietly(lambda: IKD(refine=refine).fit_transform(X[order]))
+    from_sparse = quietly(lambda: IKD(refine=refine).fit_transform(sparse.csr_matrix(X)))
+    assert procrustes(U, permuted)[2] < 1e-10
+    assert procrustes(U, from_sparse)[2] < 1e-10
+
+
+@pytest.mark.parametrize("refine", [False, True])
+def test_full_solver_is_stable_under_tiny_changes_of_the_data(refine):
+    "The GP generator's output differs by ~2e-6 between BLAS thread counts; the full solver must not amplify that."
+    Z = ou_latent(1000, 3, random_state=0)
+    X = gp_observations(Z, 50, lengthscale=3.0, noise=0.05, random_state=0)
+    nudged = X + 2e-6 * np.random.default_rng(5).standard_normal(X.shape)
+    scores = [affine_r2(quietly(lambda: IKD(3, solver="full", refine=refine).fit_transform(data)), Z) for data in (X, nudged)]
+    assert abs(scores[0] - scores[1]) < 1e-5
+
+
+def test_sparse_score_and_decoder_never_build_dense_rows():
+    "300 points, 300 000 sparse features: a dense 300 x 300 000 array would be 720 MB."
+    rng = np.random.default_rng(0)
+    X = sparse.random(300, 300_000, density=60_000 / (300 * 300_000), random_state=0, format="csr")
+    X.data = rng.normal(size=X.nnz) ** 2 + 0.1
+    model = quietly(lambda: IKD(2).fit(X))  # so few shared features leave the trusted graph in pieces
+    tracemalloc.start()
+    score = model.score(X)
+    decoded = model.inverse_transform(model.embedding_[:5])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 150e6, f"peak {peak / 1e6:.0f} MB"
+    dense = quietly(lambda: IKD(2).fit(X[:, :20_000].toarray()))  # a dense slice agrees with its sparse twin
+    twin = quietly(lambda: IKD(2).fit(X[:, :20_000]))
+    assert np.isfinite(score) and decoded.shape == (5, 300_000)
+    assert twin.score(X[:, :20_000]) == pytest.approx(dense.score(X[:, :20_000].toarray()), rel=1e-9)
+    assert np.allclose(twin.inverse_transform(twin.embedding_[:5]), dense.inverse_transform(dense.embedding_[:5]),
+                       atol=1e-9 * np.abs(X.data).max())
+
+
+@pytest.mark.parametrize("factor", [1e-300, 1e306])
+def test_decoder_does_not_overflow_at_extreme_scales(gp, factor):
+    X = gp[1][:200]
+    plain, scaled = IKD().fit(X), IKD().fit(X * factor)
+    decoded = scaled.inverse_transform(scaled.embedding_[:10])
+    assert np.all(np.isfinite(decoded))
+    assert np.allclose(decoded / factor, plain.inverse_transform(plain.embedding_[:10]), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("S, words", [(np.eye(200), "covaries positively"), (np.ones((200, 100)), "square"),
+                                      (np.full((50, 50), np.nan), "NaN"), (-np.eye(50), "positive diagonal")])
+def test_doubling_dimension_refuses_what_it_cannot_measure(S, words):
+    with pytest.raises(ValueError, match=words):
+        doubling_dimension(S, get_kernel("squared_exponential"))
+
+
+@pytest.mark.parametrize("solver", ["full", "blockwise"])
+def test_all_zero_distances_are_refused(solver):
+    "Two groups of identical rows, anti-correlated: every usable distance is 0, and an all-zero embedding is no answer."
+    row = np.random.default_rng(0).normal(size=20)
+    multiples = np.linspace(1.0, 7.0, 30)[:, None]  # positive multiples: distinct rows, each pair correlated 1 (or -1)
+    X = np.r_[multiples * row, -multiples * row]
+    with pytest.raises(ValueError, match="every estimated distance is 0"):
+        quietly(lambda: IKD(solver=solver).fit(X))
+    with pytest.raises(ValueError, match="only 2 distinct rows"):  # the same rows repeated exactly are merged first
+        quietly(lambda: IKD(solver=solver).fit(np.r_[np.tile(row, (30, 1)), np.tile(-row, (30, 1))]))
+
+
+@pytest.mark.parametrize("refine", [False, True])
+def test_duplicated_rows_are_the_points_they_copy(gp, refine):
+    "Every row twice: copies are not neighbours for the dimension estimate, and the refinement keeps them together."
+    Z, X = gp[0][:300], gp[1][:300]
+    once = quietly(lambda: IKD(refine=refine).fit(X))
+    twice = quietly(lambda: IKD(refine=refine).fit(np.r_[X, X]))
+    assert np.abs(twice.embedding_[:300] - twice.embedding_[300:]).max() < 1e-9 * np.abs(twice.embedding_).max()
+    assert twice.settings_.describe().split(", intrinsic")[0] == once.settings_.describe().split(", intrinsic")[0]
+    assert affine_r2(twice.embedding_[:300], Z) > affine_r2(once.embedding_, Z) - 0.01
+
+
+def test_landmarks_from_too_few_distinct_rows_are_refused():
+    rows = np.random.default_rng(0).normal(size=(3, 10))
+    with pytest.raises(ValueError, match="only 3 distinct rows"):
+        quietly(lambda: IKD(n_landmarks=10).fit(np.repeat(rows, 20, axis=0)))
+
+
+def test_covariance_option_at_extreme_scale(gp):
+    "Variances near 1e200 (X * 1e100): correlations from sqrt(s_ii) sqrt(s_jj), never the overflowing s_ii s_jj."
+    X = gp[1][:300]
+    plain = quietly(lambda: IKD(covariance="covariance").fit_transform(X))
+    scaled = quietly(lambda: IKD(covariance="covariance").fit_transform(X * 1e100))
+    assert procrustes(plain, scaled)[2] < 1e-12
+
+
+@pytest.mark.parametrize("refine", [False, True])
+def test_full_solver_on_binary_data_is_order_and_sparsity_free(gp, refine):
+    "Binary rows have exact zero correlations that products round to +-1e-17: they must all read as unknown."
+    X = (gp[1][:200] > 0).astype(float)
+    order = np.random.default_rng(2).permutation(len(X))
+    U = quietly(lambda: IKD(solver="full", refine=refine).fit_transform(X))
+    permuted = np.empty_like(U)
+    permuted[order] = quietly(lambda: IKD(solver="full", refine=refine).fit_transform(X[order]))
+    from_sparse = quietly(lambda: IKD(solver="full", refine=refine).fit_transform(sparse.csr_matrix(X)))
+    assert procrustes(U, permuted)[2] < 1e-10
+    assert procrustes(U, from_sparse)[2] < 1e-10
