@@ -60,8 +60,10 @@ def standardised_rows(X, # (T, N) data, rows are points
     with np.errstate(over="ignore", under="ignore"):
         rows = centred * (peak / np.sqrt(X.shape[1] - 1))
         variances = np.sum(rows * rows, axis=1)
-    if not np.all(np.isfinite(variances)) or not np.all(variances > 0):
-        bad = np.flatnonzero(~np.isfinite(variances) | ~(variances > 0))
+    # subnormal is underflow; within a factor 4 of the largest float a product summed in another order may overflow
+    usable = (variances >= np.finfo(float).tiny) & (variances <= np.finfo(float).max / 4)
+    if not np.all(usable):
+        bad = np.flatnonzero(~usable)
         raise ValueError(f"the covariance of {bad.size} point(s) (e.g. row {bad[0]}) over- or underflows float64 at this "
                          "scale; rescale X or use covariance='correlation', which does not depend on scale")
     return rows, location, np.full(len(X), np.sqrt(X.shape[1] - 1.0))
@@ -153,6 +155,7 @@ class SparseRows:
         "The implicit standardised rows of sparse `X` (the same checks and refusals as the dense `covariance_rows`)."
         X = sparse.csr_array(X, dtype=np.float64)
         X.sum_duplicates()
+        X.eliminate_zeros()  # a stored zero is a zero: copies of a row must have the same stored entries
         T, N = X.shape
         if not np.all(np.isfinite(X.data)): raise ValueError("X contains NaN or infinite values")
         stored = np.diff(X.indptr)
@@ -179,8 +182,9 @@ class SparseRows:
         if kind == "correlation": return cls(unit, mean, 1.0 / spread, peak * mean, peak * spread, spread)
         factor = peak / np.sqrt(N - 1.0)
         with np.errstate(over="ignore", under="ignore"): variances = (factor * spread) ** 2
-        if not np.all(np.isfinite(variances)) or not np.all(variances > 0):
-            bad = np.flatnonzero(~np.isfinite(variances) | ~(variances > 0))
+        usable = (variances >= np.finfo(float).tiny) & (variances <= np.finfo(float).max / 4)
+        if not np.all(usable):
+            bad = np.flatnonzero(~usable)
             raise ValueError(f"the covariance of {bad.size} point(s) (e.g. row {bad[0]}) over- or underflows float64 at "
                              "this scale; rescale X or use covariance='correlation', which does not depend on scale")
         return cls(unit, mean, factor, peak * mean, np.full(T, np.sqrt(N - 1.0)), spread)

@@ -204,7 +204,8 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             self._row_location, self._row_scale = self._row_location[fitted], self._row_scale[fitted]
         self._decoder = None  # built on the first `inverse_transform`
         with stage("covariance"): S = rows if self._train_rows is None else covariance_from_rows(self._train_rows, self.covariance)
-        self.variance_ = float(np.mean(np.diag(S)))
+        largest = float(np.max(np.diag(S)))  # the mean over the largest: variances near 1e308 must not overflow the sum
+        self.variance_ = largest * float(np.mean(np.diag(S) / largest))
         S = self._pairs_checked(S)
         self.kernel_ = kernel.with_variance(self.variance_)
         with stage("settings"):

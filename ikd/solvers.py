@@ -105,11 +105,16 @@ FULL_REFINE_ANCHORS = 64  # fitted points a new point is refined against by the 
 FULL_SPREAD_WARNING = 1e4  # largest / median distance above which the full solver warns that a few pairs dominate
 
 class FullSolver(Solver):
-    "Algorithm 1 as written: every covariance inverted; those below the floor $s_0$ (non-positive ones too) read as $f^{-1}(s_0)$."
+    "Algorithm 1: every correlation inverted; those below the floor $s_0$ (non-positive ones too) read as $f^{-1}(s_0)$."
     def solve(self, S, kernel, n_components=None):
-        self.floor_ = covariance_floor(S, zero=ZERO_COVARIANCE * kernel.variance)
-        D = floored_distances(S, kernel, self.floor_)
-        self.kernel_, self.max_distance_, self.point_variances_ = kernel, D.max(), np.diag(S).copy()
+        # each pair by its correlation, as the other solvers judge it (s_ij / sigma^2 when every point has the model's
+        # variance): over the mean variance, pairs of high-variance rows would read as one point, low-variance ones as far
+        self.point_variances_ = np.diag(S).copy()
+        scale = np.sqrt(self.point_variances_)
+        rho = np.minimum(S / np.outer(scale, scale), 1.0)  # copies raised to the mean variance by `coincide` stay at 1
+        self.floor_ = covariance_floor(rho, zero=ZERO_COVARIANCE)
+        D = floored_distances(rho, kernel.with_variance(1.0), self.floor_)
+        self.kernel_, self.max_distance_ = kernel, D.max()
         # the median from every row of a fixed sample of at most 256 rows: no T x T copy for one number
         sample = np.unique(np.linspace(0, len(D) - 1, min(len(D), 256)).astype(int))
         off_diagonal = np.delete(D[sample], sample + len(D) * np.arange(len(sample)))
@@ -121,10 +126,10 @@ class FullSolver(Solver):
         return Solution(distances=D)
 
     def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
-        distances = self.kernel_.inverse(np.maximum(S_new, self.floor_))
+        rho = np.minimum(new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance), 1.0)
+        distances = self.kernel_.with_variance(1.0).inverse(np.maximum(rho, self.floor_))
         if not for_refinement: return NewPoints(distances=distances)
         k = min(FULL_REFINE_ANCHORS, S_new.shape[1])
-        rho = new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance)
         anchors = np.argpartition(-rho, k - 1, axis=1)[:, :k]
         return NewPoints(distances=distances, neighbours=anchors, correlations=np.take_along_axis(rho, anchors, axis=1))
 

@@ -167,3 +167,29 @@ def test_full_solver_on_binary_data_is_order_and_sparsity_free(gp, refine):
     from_sparse = quietly(lambda: IKD(solver="full", refine=refine).fit_transform(sparse.csr_matrix(X)))
     assert procrustes(U, permuted)[2] < 1e-10
     assert procrustes(U, from_sparse)[2] < 1e-10
+
+
+def test_full_solver_reads_pairs_as_correlations(gp):
+    "Per-row scales from 1e-150 to 1e150 in covariance mode: the full solver judges pairs as the others do."
+    Z, X = gp[0][:200], gp[1][:200]
+    scales = 10 ** np.random.default_rng(0).uniform(-150, 150, 200)
+    plain = quietly(lambda: IKD(solver="full").fit_transform(X))
+    scaled = quietly(lambda: IKD(covariance="covariance", solver="full").fit_transform(X * scales[:, None]))
+    assert affine_r2(scaled, Z) == pytest.approx(affine_r2(plain, Z), abs=1e-6)
+
+
+@pytest.mark.parametrize("factor", [1e-161, 1e154])
+def test_covariances_at_the_edge_of_float64_are_refused(gp, factor):
+    X = gp[1][:100]
+    unit = (X - X.mean(axis=1, keepdims=True)) / X.std(axis=1, keepdims=True)
+    with pytest.raises(ValueError, match="over- or underflows"):
+        IKD(covariance="covariance").fit(unit * factor)
+
+
+def test_stored_zeros_do_not_split_copies(gp):
+    X = sparse.csr_array(gp[1][:100])
+    X.data[np.abs(X.data) < 0.3] = 0.0  # stored, not removed
+    copies = X[:30].copy()
+    copies.eliminate_zeros()
+    both = sparse.vstack([X, copies]).tocsr()
+    assert procrustes(quietly(lambda: IKD().fit_transform(both)), quietly(lambda: IKD().fit_transform(both.toarray())))[2] < 1e-12
