@@ -273,6 +273,12 @@ class GeodesicSolver(Solver):
         return NewPoints(distances=distances, neighbours=nearest, correlations=np.where(trusted, strength, 0.0))
 
 # %% ../nbs/geodesic.ipynb #c020
+def _check_square(S):
+    "Refuse anything but a square 2-D array (a memory map will do): a covariance between T points."
+    if not isinstance(S, np.ndarray) or S.ndim != 2 or S.shape[0] != S.shape[1]:
+        raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
+                         f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
+
 def _strongest_correlations(S, start, k):
     "Each row of one band's k largest correlations with other points that are not copies of it, descending."
     rho = _correlation_band(S, start, np.diag(S))
@@ -287,8 +293,12 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
                         n_neighbors:int=7, # k: the distances to each point's k most correlated points are used
                        ) -> float: # the estimated dimension (inf when every neighbour distance is the same)
     "Levina–Bickel maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances."
+    _check_square(S)
     T = S.shape[0]
     if not 2 <= n_neighbors < T: raise ValueError(f"n_neighbors must be between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
+    diagonal = np.asarray(np.diag(S), dtype=np.float64)
+    if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
+        raise ValueError("S must have a positive, finite diagonal (every point's variance)")
     strongest = np.concatenate([_strongest_correlations(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)])
     squared = kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0))
     squared = squared - squared[:, 0].min()  # the noise floor (see above)
@@ -325,10 +335,12 @@ def doubling_dimension(S, # (T, T) covariance or correlation; only the sampled r
                        random_state=None, # seed of the sample (seed 0 when None)
                       ) -> float: # the estimated doubling dimension
     "A quantile of $\\log_2 |B(p,2r)|/|B(p,r)|$ over sample points and radii, in the distances $f^{-1}$ gives."
-    if getattr(S, "ndim", None) != 2 or S.shape[0] != S.shape[1]:
-        raise ValueError(f"S must be a square (T, T) covariance matrix, got shape {getattr(S, 'shape', None)}")
+    _check_square(S)
     T = S.shape[0]
     if not 0 <= quantile <= 1: raise ValueError(f"quantile must be in [0, 1], got {quantile!r}")
+    for name, value in (("n_sample", n_sample), ("min_count", min_count)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
     sample = np.sort(check_random_state(0 if random_state is None else random_state).permutation(T)[:n_sample])
     diagonal = np.asarray(np.diag(S), dtype=np.float64)
     rows = np.asarray(S[sample], dtype=np.float64)
