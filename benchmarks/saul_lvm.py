@@ -159,6 +159,17 @@ def ablation_table():
     return lines
 
 
+def keep_map(maps, method, saved):
+    "A fit's map (and the LVM's output variances) for the saved file, as float32."
+    maps[f"{method}_map"] = saved["embedding"].astype(np.float32)
+    if "variances" in saved: maps[f"{method}_variances"] = saved["variances"].astype(np.float32)
+
+
+def iterations_column(saved):
+    "The iterations a fit used, right-aligned in 10 characters; blank for a method without them."
+    return f"{int(saved['n_iter']):10d}" if "n_iter" in saved else f"{'':10s}"
+
+
 def mnist_test_table(data_dir):
     "The 10 000 MNIST test images at d = 2: the LVM and UMAP in fresh processes, 5-fold 9-NN accuracy, recall."
     from ikd.metrics import knn_accuracy
@@ -171,9 +182,8 @@ def mnist_test_table(data_dir):
     with tempfile.TemporaryDirectory() as folder:
         for method in ("saul_lvm", "saul_lvm_s2", "saul_lvm_l2", "umap"):
             report, saved = fresh_fit(method, 2, "test", data_dir, folder)
-            maps[f"{method}_map"] = saved["embedding"].astype(np.float32)
-            if "variances" in saved: maps[f"{method}_variances"] = saved["variances"].astype(np.float32)
-            iterations = f"{int(saved['n_iter']):10d}" if "n_iter" in saved else f"{'':10s}"
+            keep_map(maps, method, saved)
+            iterations = iterations_column(saved)
             lines.append(f"{method:>11s}  {knn_accuracy(saved['embedding'], labels, n_neighbors=9):6.3f}  "
                          f"{report['seconds']:8.1f}  {report['peak_gb']:7.2f}  {iterations}")
             print(lines[-1], flush=True)
@@ -198,10 +208,8 @@ def mnist_table(dims, data_dir):
         for d in dims:
             for method in MNIST_METHODS + (("saul_lvm_s2",) if d == 2 else ()):
                 report, saved = fresh_fit(method, d, "all", data_dir, folder)
-                if d == 2:
-                    maps[f"{method}_map"] = saved["embedding"].astype(np.float32)
-                    if "variances" in saved: maps[f"{method}_variances"] = saved["variances"].astype(np.float32)
-                iterations = f"{int(saved['n_iter']):10d}" if "n_iter" in saved else f"{'':10s}"
+                if d == 2: keep_map(maps, method, saved)
+                iterations = iterations_column(saved)
                 lines.append(f"{method:>11s}  {d:3d}  {test_error(saved['embedding'], labels):6.3f}  "
                              f"{report['seconds']:8.1f}  {report['peak_gb']:7.2f}  {iterations}")
                 print(lines[-1], flush=True)

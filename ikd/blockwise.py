@@ -12,16 +12,15 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
-from .covariance import COINCIDENT_CORRELATION, new_correlations
+from .covariance import COINCIDENT_CORRELATION, correlation_matrix, new_correlations
 from .decompose import decompose, decompose_distances
-from .geodesic import NEIGHBOUR_TIE, GeodesicSolver
+from .geodesic import NEIGHBOUR_TIE, GeodesicSolver, trusted_edges
 from .kernels import get_kernel
 from .solvers import NewPoints, Solution, Solver
 
 # %% auto #0
 __all__ = ['ANCHOR_SPAN', 'BLOCKWISE_TOLERANCE', 'BLOCKWISE_MAX_FALLBACK', 'clique_cover', 'neighbourhood_cover',
-           'rigid_transform', 'multilaterate', 'canonical_order', 'correlation_matrix', 'blockwise_embedding',
-           'BlockwiseSolver']
+           'rigid_transform', 'multilaterate', 'canonical_order', 'blockwise_embedding', 'BlockwiseSolver']
 
 # %% ../nbs/blockwise.ipynb #c005
 def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or dense, symmetric)
@@ -174,19 +173,6 @@ def canonical_order(S, # (T, T) correlations
     # embedding up to a rigid motion
     return np.lexsort((exact_squares, exact_sums, rank, squares, sums))
 
-def correlation_matrix(S, # (T, T) covariance or correlation, positive diagonal
-                      ): # (T, T) s_ij / (sqrt(s_ii) sqrt(s_jj)), at most 1, with a unit diagonal
-    "Every pair judged by its correlation, whatever the two points' own variances."
-    # sqrt(s_ii) sqrt(s_jj), never sqrt(s_ii s_jj): with covariance="covariance" on data scaled by 1e100 the variances
-    # are about 1e200 and their product overflows
-    scale = np.sqrt(np.diag(S))
-    R = S / np.outer(scale, scale)
-    # copies of one point are made one by `covariance.coincide`, which raises their covariance to the mean variance:
-    # above their own when both vary less than the mean
-    np.minimum(R, 1.0, out=R)
-    np.fill_diagonal(R, 1.0)
-    return R
-
 def blockwise_embedding(S, # (T, T) covariance or correlation
                         n_components:int, # M
                         threshold:float, # s0: pairs of correlation s_ij / sqrt(s_ii s_jj) > s0 are trusted
@@ -310,9 +296,7 @@ class BlockwiseSolver(Solver):
         self.canonical_rank_[order] = np.arange(len(R))
         U = blockwise_embedding(R, n_components, self.threshold, kernel=kernel, max_cliques=self.max_cliques,
                                 max_seconds=self.max_seconds, cover=self.cover, order=order)
-        rows, cols = np.nonzero(R >= self.threshold)
-        pairs = rows != cols
-        rows, cols = rows[pairs], cols[pairs]
+        rows, cols = trusted_edges(R, "threshold", self.threshold)
         return Solution(embedding=U, trusted_pairs=(rows, cols), pair_correlations=R[rows, cols])
 
     def relate(self, S_new, embedding, for_refinement=False, new_variances=None):

@@ -12,8 +12,8 @@ from scipy import sparse
 __all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'PAIR_CHUNK', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION',
            'covariance_rows', 'standardised_rows', 'sample_covariance', 'covariance_from_rows', 'row_products',
            'squared_norms', 'rows_dot', 'rows_transposed_dot', 'paired_products', 'row_columns', 'SparseRows',
-           'check_covariance', 'coincide', 'correlations_at', 'new_correlations', 'check_positive_pairs',
-           'distinct_rows']
+           'check_covariance', 'coincide', 'correlations_at', 'new_correlations', 'correlation_matrix',
+           'check_positive_pairs', 'distinct_rows']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -289,6 +289,19 @@ def new_correlations(S_new, # (n, T) covariances of new points with the fitted p
     "New points' covariances with the fitted points as correlations; a precomputed covariance, which gives no new variances, uses $\\hat\\sigma^2$."
     own = np.full(len(S_new), variance) if new_variances is None else np.asarray(new_variances, dtype=np.float64)
     return S_new / np.outer(np.sqrt(own), np.sqrt(fitted_variances))
+
+def correlation_matrix(S, # (T, T) covariance or correlation, positive diagonal
+                      ): # (T, T) s_ij / (sqrt(s_ii) sqrt(s_jj)), at most 1, with a unit diagonal
+    "Every pair judged by its correlation, whatever the two points' own variances."
+    # sqrt(s_ii) sqrt(s_jj), never sqrt(s_ii s_jj): with covariance="covariance" on data scaled by 1e100 the variances
+    # are about 1e200 and their product overflows
+    scale = np.sqrt(np.diag(S))
+    R = S / np.outer(scale, scale)
+    # copies of one point are made one by `covariance.coincide`, which raises their covariance to the mean variance:
+    # above their own when both vary less than the mean
+    np.minimum(R, 1.0, out=R)
+    np.fill_diagonal(R, 1.0)
+    return R
 
 def check_positive_pairs(S, # (T, T) covariance
                         ) -> None:

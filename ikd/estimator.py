@@ -268,9 +268,7 @@ def _merged_copies(self, rows):
     if self.covariance == "precomputed": return rows, None
     first, copy_of = distinct_rows(rows)
     if len(first) == len(rows): return rows, None
-    if len(first) < self.n_components + 2:
-        raise ValueError(f"X has only {len(first)} distinct rows (up to scale), fewer than n_components + 2 = "
-                         f"{self.n_components + 2}; IKD needs more distinct points than that")
+    self._check_distinct(len(first))
     count = np.bincount(copy_of)  # a point's copies decode to their average level and scale
     self._row_location = np.bincount(copy_of, weights=self._row_location) / count
     self._row_scale = np.bincount(copy_of, weights=self._row_scale) / count
@@ -313,10 +311,14 @@ def _landmarks(self, rows, copy_of=None):
         norms = np.sqrt(squared_norms(rows))
         unit = rows / norms[:, None] if isinstance(rows, np.ndarray) else rows.rescaled(1.0 / norms)
     indices = choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)
-    if len(indices) < self.n_components + 2:  # the net stops when every row is covered: as many as the distinct rows
-        raise ValueError(f"X has only {len(indices)} distinct rows (up to scale), fewer than n_components + 2 = "
-                         f"{self.n_components + 2}; IKD needs more distinct points than that")
+    self._check_distinct(len(indices))  # the net stops when every row is covered: as many as the distinct rows
     return indices
+
+def _check_distinct(self, count):
+    "Refuse data with fewer distinct rows than an M-dimensional embedding needs."
+    if count < self.n_components + 2:
+        raise ValueError(f"X has only {count} distinct rows (up to scale), fewer than n_components + 2 = "
+                         f"{self.n_components + 2}; IKD needs more distinct points than that")
 
 def _place_rows(self, rows):
     "Place new points given as standardised rows (or precomputed covariances), a chunk at a time."
@@ -332,7 +334,7 @@ def _place_rows(self, rows):
                                                                  self.settings_.refine, self.kernel_, own)
     return out
 
-IKD._validated_rows, IKD._merged_copies = _validated_rows, _merged_copies
+IKD._validated_rows, IKD._merged_copies, IKD._check_distinct = _validated_rows, _merged_copies, _check_distinct
 IKD._checked_kernel, IKD._pairs_checked = _checked_kernel, _pairs_checked
 IKD._landmarks, IKD._place_rows = _landmarks, _place_rows
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .covariance import ROW_BLOCK, new_correlations
+from .covariance import ROW_BLOCK, correlation_matrix, new_correlations
 from .kernels import Kernel
 
 # %% auto #0
@@ -110,8 +110,7 @@ class FullSolver(Solver):
         # each pair by its correlation, as the other solvers judge it (s_ij / sigma^2 when every point has the model's
         # variance): over the mean variance, pairs of high-variance rows would read as one point, low-variance ones as far
         self.point_variances_ = np.diag(S).copy()
-        scale = np.sqrt(self.point_variances_)
-        rho = np.minimum(S / np.outer(scale, scale), 1.0)  # copies raised to the mean variance by `coincide` stay at 1
+        rho = correlation_matrix(S)
         self.floor_ = covariance_floor(rho, zero=ZERO_COVARIANCE)
         D = floored_distances(rho, kernel.with_variance(1.0), self.floor_)
         self.kernel_, self.max_distance_ = kernel, D.max()
