@@ -3,7 +3,7 @@
 Run: python benchmarks/doubling_dimension.py [--seeds 3] [--data-dir DIR]
 For the seven data sets of the settings notebook's tables (digits, COIL-20, qPCR, 3000 Fashion-MNIST images; the hard,
 medium and easy Fig. 3 latents at N = 100, 1000, 10000 with the seeds of `geodesic_variants.py`), computes m-hat as a
-default fit does (`IKD.settings_.intrinsic_dimension`) and the doubling dimension (`geodesic.doubling_dimension`, upper
+default fit does (`IKD.settings_.intrinsic_dimension`) and the doubling dimension (`dimension.doubling_dimension`, upper
 quartile) from the same correlations and kernel. Then applies the two rules (distance paths when the dimension is at most
 M + 1, refinement when it is at most min(M + 1, 4)) with each estimate, and reads the score of the chosen variant from
 the committed `benchmarks/geodesic_variants.txt` (5-fold 5-NN accuracy; mean affine R^2 over the seeds for the latents,
@@ -20,9 +20,9 @@ from sklearn.datasets import load_digits
 from ikd import IKD
 from ikd.covariance import sample_covariance
 from ikd.datasets import load_coil20, load_fashion_mnist, load_guo_qpcr
+from ikd.dimension import doubling_dimension
 from ikd.experiments import LATENTS, latent_data
-from ikd.geodesic import doubling_dimension
-from ikd.settings import REFINE_MAX_DIMENSION
+from ikd.geodesic import REFINE_MAX_DIMENSION
 
 HERE = Path(__file__).parent
 VARIANTS = ("distance", "distance+refine", "product (paper)", "product+refine")  # the committed tables' first columns

@@ -16,7 +16,7 @@ from ikd import IKD
 from ikd.blockwise import BlockwiseSolver
 from ikd.datasets import gp_observations, ou_latent
 from ikd.covariance import sample_covariance
-from ikd.error import choose_threshold
+from ikd.estimation_error import choose_threshold
 from ikd.metrics import affine_r2
 
 

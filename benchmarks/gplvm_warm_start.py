@@ -5,7 +5,7 @@ Usage: python benchmarks/gplvm_warm_start.py [--seeds 3] [--bayesian] [--data-di
 For each data set: the final log-likelihood, latent R^2 against the truth (5-NN accuracy under the paper's folds for
 qPCR), wall time of the optimisation (IKD's fit included for the warm start), and the time the warm start takes to reach
 the default's final log-likelihood (read from a trace of every objective evaluation of the warm start's one L-BFGS run,
-IKD's fit included). Both are given the same data (`ikd.gplvm.gplvm_data`) and at most 1000 iterations. With --bayesian
+IKD's fit included). Both are given the same data (`ikd.gpy_warm_start.gplvm_data`) and at most 1000 iterations. With --bayesian
 both are GPy's BayesianGPLVM (30 inducing points; the log-likelihood is its variational lower bound). --csv writes the
 rows as a table too.
 """
@@ -35,7 +35,7 @@ def traced(gp, start):
 
 def run(X, M, seed, score, bayesian=False):
     import GPy
-    from ikd.gplvm import gplvm_data, gplvm_from_ikd
+    from ikd.gpy_warm_start import gplvm_data, gplvm_from_ikd
     Y = gplvm_data(X)
     np.random.seed(seed)
     default = (GPy.models.BayesianGPLVM(Y, M, kernel=GPy.kern.RBF(M), num_inducing=min(30, len(Y))) if bayesian

@@ -17,7 +17,7 @@ from sklearn.model_selection import GridSearchCV, KFold
 
 from ikd import IKD
 from ikd.datasets import gp_observations, ou_latent
-from ikd.estimator import bic_scorer
+from ikd.decoder import bic_scorer
 
 KERNELS = ["squared_exponential", "rational_quadratic", "gamma_exponential", "matern"]
 CANDIDATE_M = list(range(1, 8))

@@ -149,12 +149,12 @@ def ablation_table():
         start = time.perf_counter()
         result = fit_lvm(unit, 2, max_iter=400, tol=0, random_state=0, **options)
         seconds = time.perf_counter() - start
-        history, Z = result["history"], result["means"]
+        history, Z = result.history, result.means
         rises = (history[20::2] - history[:-20:2]) / np.abs(history[20::2])
         stops = int(np.argmax(rises <= 1e-3)) + 10 if np.any(rises <= 1e-3) else 400
         lines.append(f"{name:>30s}  {knn_accuracy(Z, y, n_neighbors=9):6.3f}  {history[-1]:8.4f}  {silhouette(Z, y):10.3f}  "
-                     f"{procrustes(result['start'][0], Z)[2]:9.3f}  {result['restarts']:8d}  {stops:8d}  "
-                     f"{len(result['dissimilar']):9d}  {seconds:7.1f}")
+                     f"{procrustes(result.start[0], Z)[2]:9.3f}  {result.restarts:8d}  {stops:8d}  "
+                     f"{len(result.dissimilar):9d}  {seconds:7.1f}")
         print(lines[-1], flush=True)
     return lines
 

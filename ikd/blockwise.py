@@ -12,15 +12,16 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
+from .alignment import rigid_transform
 from .covariance import COINCIDENT_CORRELATION, correlation_matrix, new_correlations
 from .decompose import decompose, decompose_distances
 from .geodesic import NEIGHBOUR_TIE, GeodesicSolver, trusted_edges
 from .kernels import get_kernel
-from .solvers import NewPoints, Solution, Solver
+from .solvers import NewPoints, Solution, Solver, resolved_threshold
 
 # %% auto #0
-__all__ = ['ANCHOR_SPAN', 'BLOCKWISE_TOLERANCE', 'BLOCKWISE_MAX_FALLBACK', 'clique_cover', 'neighbourhood_cover',
-           'rigid_transform', 'multilaterate', 'canonical_order', 'blockwise_embedding', 'BlockwiseSolver']
+__all__ = ['ANCHOR_SPAN', 'BLOCKWISE_TOLERANCE', 'BLOCKWISE_MAX_FALLBACK', 'clique_cover', 'neighbourhood_cover', 'multilaterate',
+           'canonical_order', 'blockwise_embedding', 'BlockwiseSolver']
 
 # %% ../nbs/blockwise.ipynb #c005
 def clique_cover(trusted, # (T, T) boolean matrix of trusted pairs (sparse or dense, symmetric)
@@ -70,18 +71,6 @@ def neighbourhood_cover(S, # (T, T) correlations, the points in `canonical_order
         # every neighbour tied with the quantile counts: rounding must not decide which of equal correlations is covered
         covered[neighbours[strength >= np.quantile(strength, 1 - inner) - NEIGHBOUR_TIE]] = True
     return blocks, covered
-
-# %% ../nbs/blockwise.ipynb #c012
-def rigid_transform(source, # points to move, (n, M)
-                    target, # the same points in the target frame, (n, M)
-                   ): # (Q, shift): target ≈ source @ Q + shift, Q orthogonal (M, M)
-    "The least-squares rotation/reflection and translation taking `source` onto `target` (orthogonal Procrustes, by SVD)."
-    source, target = np.asarray(source, dtype=np.float64), np.asarray(target, dtype=np.float64)
-    if source.shape != target.shape: raise ValueError(f"source {source.shape} and target {target.shape} differ in shape")
-    source_mean, target_mean = source.mean(0), target.mean(0)
-    U, _, Vt = np.linalg.svd((source - source_mean).T @ (target - target_mean))
-    Q = U @ Vt
-    return Q, target_mean - source_mean @ Q
 
 # %% ../nbs/blockwise.ipynb #c014
 # anchors whose centred positions extend less than this fraction of the embedding's spread in some direction do not fix
@@ -278,12 +267,21 @@ class BlockwiseSolver(Solver):
     embeds = True
 
     def __init__(self, *,
-                 threshold="auto", # trust s_ij > threshold * sigma^2 (a number in (0, 1), or "auto": `error.choose_threshold`)
+                 threshold="auto", # trust s_ij > threshold * sigma^2 (a number in (0, 1), or "auto": `estimation_error.choose_threshold`)
                  cover:str="cliques", # "cliques" (the paper) or "neighbourhoods" (`neighbourhood_cover`)
                  max_cliques:int|None=None, # cap on enumerated cliques (default 50 T)
                  max_seconds:float=10.0, # cap on clique enumeration time
                 ):
         self.threshold, self.cover, self.max_cliques, self.max_seconds = threshold, cover, max_cliques, max_seconds
+
+    def resolved(self, n_points, n_features, kernel):
+        "threshold='auto' (or None) at `BLOCKWISE_TOLERANCE`."
+        threshold = "auto" if self.threshold is None else self.threshold
+        self.set_params(threshold=resolved_threshold(threshold, n_features, kernel, BLOCKWISE_TOLERANCE))
+        return self
+
+    def describe(self):
+        return ", ".join([super().describe(), self.cover, f"threshold {self.threshold:.3g}"])
 
     def solve(self, S, kernel, n_components):
         "The glued embedding, and the trusted pairs (with their correlations) for the refinement."

@@ -4,20 +4,25 @@
 
 # %% ../nbs/covariance.ipynb #c002
 from __future__ import annotations
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 
 # %% auto #0
-__all__ = ['COVARIANCES', 'ROW_BLOCK', 'CONSTANT_TOLERANCE', 'PAIR_CHUNK', 'SPARSE_OFFSET_LIMIT', 'COINCIDENT_CORRELATION',
-           'covariance_rows', 'standardised_rows', 'sample_covariance', 'covariance_from_rows', 'row_products',
-           'squared_norms', 'rows_dot', 'rows_transposed_dot', 'paired_products', 'row_columns', 'SparseRows',
+__all__ = ['COVARIANCES', 'ROW_BLOCK', 'TRANSFORM_CHUNK', 'CONSTANT_TOLERANCE', 'SPARSE_OFFSET_LIMIT', 'PAIR_CHUNK',
+           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'covariance_rows', 'standardised_rows', 'Rows',
+           'DenseRows', 'as_rows', 'sample_covariance', 'covariance_from_rows', 'SparseRows', 'paired_products',
            'check_covariance', 'coincide', 'correlations_at', 'new_correlations', 'correlation_matrix',
-           'check_positive_pairs', 'distinct_rows']
+           'check_positive_pairs', 'marginal_variance', 'prepared_covariance', 'distinct_rows', 'PreparedRows',
+           'check_distinct_count', 'prepared_rows', 'rows_of_new_points']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
 ROW_BLOCK = 512  # rows per band when a pass over a T x T matrix goes band by band (temporaries ROW_BLOCK x T)
+# new points placed (or latent points decoded) at a time: their (chunk, T) covariances with the fitted points are
+# the largest thing `transform` and `inverse_transform` hold, so this bounds their memory whatever the number of points
+TRANSFORM_CHUNK = 4096
 CONSTANT_TOLERANCE = 64 * np.finfo(float).eps  # a row whose spread is below this fraction of its largest magnitude is constant
 
 def covariance_rows(X, # (T, N) data, rows are points
@@ -68,21 +73,98 @@ def standardised_rows(X, # (T, N) data, rows are points
                          "scale; rescale X or use covariance='correlation', which does not depend on scale")
     return rows, location, np.full(len(X), np.sqrt(X.shape[1] - 1.0))
 
+# %% ../nbs/covariance.ipynb #a004
+_FINGERPRINT = np.random.default_rng(20261124).integers(1, 2 ** 63, size=2, dtype=np.uint64) | np.uint64(1)
+
+def _mixed(bits): # (n,) uint64 -> (n,) uint64, each bit of the input spread over the output
+    with np.errstate(over="ignore"):
+        bits = (bits ^ (bits >> np.uint64(31))) * _FINGERPRINT[0]
+        return (bits ^ (bits >> np.uint64(29))) * _FINGERPRINT[1]
+
+class Rows:
+    "Standardised rows R, with S = R R^T, behind the one interface IKD uses: `DenseRows` or `SparseRows`."
+    ndim = 2
+    @property
+    def size(self): return self.shape[0] * self.shape[1]
+    def __len__(self): return self.shape[0]
+
+class DenseRows(Rows):
+    "Standardised rows held as a float64 array."
+    def __init__(self, values, # (T, N) float64 array
+                ):
+        self.values = values
+
+    @property
+    def shape(self): return self.values.shape
+    def __getitem__(self, index): # a slice or integer indices of rows
+        return DenseRows(self.values[index])
+
+    def squared_norms(self): # (T,) r_i^T r_i
+        return np.einsum("ij,ij->i", self.values, self.values)
+
+    def products(self, other:Rows): # (T, n) r_i^T r_j, with rows of either kind
+        return self.values @ other.values.T if isinstance(other, DenseRows) else other.dot(self.values.T).T
+
+    def products_with_row(self, row:DenseRows): # (T,) r_i^T r for one row r (`rows[[j]]`), row by row: the same rounding whichever rows are asked
+        return np.einsum("ij,j->i", self.values, row.values[0])
+
+    def paired_products(self, first, second): # (P,) r_first[p]^T r_second[p]
+        return np.einsum("ij,ij->i", self.values[first], self.values[second])
+
+    def dot(self, V): # (N, k) dense -> (T, k) R V
+        return self.values @ V
+
+    def transposed_dot(self, W): # (T, k) dense -> (N, k) R^T W
+        return self.values.T @ W
+
+    def columns(self, which): # a slice of features -> (T, n) dense block of R
+        return self.values[:, which]
+
+    def normalised(self) -> DenseRows: # every row scaled to unit norm
+        return DenseRows(self.values / np.sqrt(self.squared_norms())[:, None])
+
+    def column_centred(self): # (V -> (R - 1 c^T) V, W -> (R - 1 c^T)^T W), c the mean row
+        centred = self.values - self.values.mean(axis=0)
+        return (lambda V: centred @ V), (lambda W: centred.T @ W)
+
+    def all_finite(self) -> bool: return bool(np.all(np.isfinite(self.values)))
+
+    def fingerprints(self): # (T,) uint64, equal for rows with equal values
+        columns = np.arange(self.shape[1], dtype=np.uint64)
+        out = np.empty(len(self), dtype=np.uint64)
+        for start in range(0, len(self), ROW_BLOCK):  # band by band: the temporaries stay ROW_BLOCK x N
+            bits = _mixed(np.ascontiguousarray(self.values[start:start + ROW_BLOCK]).view(np.uint64) + columns)
+            with np.errstate(over="ignore"): out[start:start + ROW_BLOCK] = bits.sum(axis=1, dtype=np.uint64)
+        return out
+
+    def equal_rows(self, a, b): # (n,) bool: row a[i] equals row b[i], value for value
+        return np.all(self.values[a] == self.values[b], axis=1)
+
+def as_rows(rows, # standardised rows: `DenseRows`, `SparseRows`, or an array
+           ) -> Rows: # the rows behind the interface: an array wrapped in `DenseRows` (no copy), the others as they are
+    "Rows of either kind as a `Rows`: what every function taking rows calls first, instead of asking which kind it holds."
+    if isinstance(rows, Rows): return rows
+    values = np.asarray(rows, dtype=np.float64)
+    if values.ndim != 2: raise ValueError(f"rows must be a 2-D array (points x features), got shape {values.shape}")
+    return DenseRows(values)
+
+# %% ../nbs/covariance.ipynb #a005
 def sample_covariance(X, # (T, N) data, rows are points
                       kind:str="correlation", # "correlation" or "covariance"
                      ): # (T, T) symmetric matrix
     "The $T \\times T$ sample covariance (Alg. 1 line 2) or correlation between the rows of `X`."
     return covariance_from_rows(covariance_rows(X, kind), kind)
 
-def covariance_from_rows(rows, # output of `covariance_rows`
+def covariance_from_rows(rows, # output of `covariance_rows` (an array or `SparseRows`)
                          kind:str="correlation", # the kind the rows were made for
                         ): # (T, T) symmetric matrix R R^T (unit diagonal for correlations)
     "The covariance or correlation matrix of rows prepared by `covariance_rows`, exactly symmetric."
+    rows = as_rows(rows)
     T = len(rows)
     S = np.empty((T, T))
     for start in range(0, T, ROW_BLOCK):  # the lower triangle a band of rows at a time, mirrored into the upper
         stop = min(start + ROW_BLOCK, T)
-        band = row_products(rows[start:stop], rows[:stop])
+        band = rows[start:stop].products(rows[:stop])
         block = band[:, start:stop]
         band[:, start:stop] = 0.5 * (block + block.T)  # the band's own square, made symmetric
         S[start:stop, :stop] = band
@@ -90,54 +172,10 @@ def covariance_from_rows(rows, # output of `covariance_rows`
     if kind == "correlation": np.fill_diagonal(S, 1.0)
     return S
 
-def row_products(a, # (n, N) rows: an array or `SparseRows`
-                 b, # (m, N) rows: an array or `SparseRows` (either kind, whatever `a` is)
-                ): # (n, m) a @ b.T
-    "Inner products between two sets of standardised rows, dense or sparse."
-    if isinstance(b, np.ndarray): return a @ b.T if isinstance(a, np.ndarray) else a.dot(b.T)
-    return b.dot(a.T).T if isinstance(a, np.ndarray) else a.products(b)
-
-def squared_norms(rows, # (n, N) rows: an array or `SparseRows`
-                 ): # (n,) each row's squared norm
-    return np.einsum("ij,ij->i", rows, rows) if isinstance(rows, np.ndarray) else rows.squared_norms()
-
-def rows_dot(rows, # (T, N) rows: an array or `SparseRows`
-             V, # (N, k)
-            ): # (T, k) rows @ V
-    return rows @ V if isinstance(rows, np.ndarray) else rows.dot(V)
-
-def rows_transposed_dot(rows, # (T, N) rows: an array or `SparseRows`
-                        W, # (T, k)
-                       ): # (N, k) rows.T @ W
-    return rows.T @ W if isinstance(rows, np.ndarray) else rows.transposed_dot(W)
-
-PAIR_CHUNK = 65536  # pairs gathered at a time by `paired_products`
-
-def paired_products(rows, # (T, N) rows: an array or `SparseRows`
-                    first, second, # (P,) row indices of the pairs
-                   ): # (P,) r_first . r_second, pair by pair (only the pairs asked for, not a T x T product)
-    "Inner products of the given pairs of rows."
-    out = np.empty(len(first))
-    for start in range(0, len(first), PAIR_CHUNK):
-        a, b = first[start:start + PAIR_CHUNK], second[start:start + PAIR_CHUNK]
-        if isinstance(rows, np.ndarray): out[start:start + PAIR_CHUNK] = np.einsum("ij,ij->i", rows[a], rows[b])
-        else:
-            inner = np.asarray(rows.unit[a].multiply(rows.unit[b]).sum(axis=1)).ravel()
-            out[start:start + PAIR_CHUNK] = rows.factor[a] * rows.factor[b] * (inner - rows.shape[1] * rows.mean[a] * rows.mean[b])
-    return out
-
-def row_columns(rows, # (T, N) rows: an array or `SparseRows`
-                which:slice, # the features wanted
-               ): # (T, n) dense
-    return rows[:, which] if isinstance(rows, np.ndarray) else rows.columns(which)
-
 # %% ../nbs/covariance.ipynb #c009
 SPARSE_OFFSET_LIMIT = 1e3  # a sparse row's offset |mean| sqrt(N) may be this many times its spread (products lose its log10)
-
-class SparseRows:
+class SparseRows(Rows):
     "Standardised rows of a sparse matrix, never formed: row i is factor_i (unit_i - mean_i), unit_i = x_i / max_k |x_ik|."
-    ndim = 2
-
     def __init__(self, unit, # (T, N) CSR: each data row divided by its largest magnitude
                  mean, # (T,) mean of each unit row over all N features
                  factor, # (T,) what the centred unit row is multiplied by
@@ -191,26 +229,25 @@ class SparseRows:
 
     @property
     def shape(self): return self.unit.shape
-    @property
-    def size(self): return self.shape[0] * self.shape[1]
-    def __len__(self): return self.shape[0]
-
     def __getitem__(self, index): # a slice or integer indices of rows
         return SparseRows(self.unit[index], self.mean[index], self.factor[index], self.location[index], self.scale[index],
                           self.spread[index])
 
-    def rescaled(self, by, # (T,) factors
-                ) -> SparseRows:
-        "The same rows, row i multiplied by `by[i]`."
-        return SparseRows(self.unit, self.mean, self.factor * by, self.location, self.scale / by, self.spread)
-
     def squared_norms(self): # (T,) r_i^T r_i
         return (self.factor * self.spread) ** 2
 
-    def products(self, other:SparseRows): # (T, n) r_i^T r_j
+    def products(self, other:Rows): # (T, n) r_i^T r_j, with rows of either kind
+        if isinstance(other, DenseRows): return self.dot(other.values.T)
         inner = (self.unit @ other.unit.T).toarray()
         inner -= self.shape[1] * np.outer(self.mean, other.mean)
         return inner * np.outer(self.factor, other.factor)
+
+    def products_with_row(self, row:SparseRows): # (T,) r_i^T r for one row r (`rows[[j]]`)
+        return self.products(row)[:, 0]
+
+    def paired_products(self, first, second): # (P,) r_first[p]^T r_second[p]
+        inner = np.asarray(self.unit[first].multiply(self.unit[second]).sum(axis=1)).ravel()
+        return self.factor[first] * self.factor[second] * (inner - self.shape[1] * self.mean[first] * self.mean[second])
 
     def dot(self, V): # (N, k) dense -> (T, k) R V
         return self.factor[:, None] * (self.unit @ V - np.outer(self.mean, V.sum(axis=0)))
@@ -222,7 +259,48 @@ class SparseRows:
     def columns(self, which): # a slice of features -> (T, n) dense block of R
         return self.factor[:, None] * (self.unit[:, which].toarray() - self.mean[:, None])
 
+    def normalised(self) -> SparseRows: # every row scaled to unit norm
+        by = 1.0 / np.sqrt(self.squared_norms())
+        return SparseRows(self.unit, self.mean, self.factor * by, self.location, self.scale / by, self.spread)
+
+    def column_centred(self): # (V -> (R - 1 c^T) V, W -> (R - 1 c^T)^T W), c the mean row, R never centred
+        column_mean = self.transposed_dot(np.ones((len(self), 1)))[:, 0] / len(self)
+        return (lambda V: self.dot(V) - column_mean @ V), (lambda W: self.transposed_dot(W) - np.outer(column_mean, W.sum(axis=0)))
+
+    def all_finite(self) -> bool:
+        return bool(np.all(np.isfinite(self.unit.data)) and np.all(np.isfinite(self.mean)) and np.all(np.isfinite(self.factor)))
+
+    def fingerprints(self): # (T,) uint64, equal for rows with equal values
+        unit = self.unit.tocsr()
+        unit.sort_indices()
+        entries = _mixed(unit.data.view(np.uint64) + unit.indices.astype(np.uint64))
+        row_of = np.repeat(np.arange(len(self)), np.diff(unit.indptr))
+        total = np.zeros(len(self), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            np.add.at(total, row_of, entries)
+            return total + _mixed(self.factor.view(np.uint64)) + _mixed(self.mean.view(np.uint64) + np.uint64(1))
+
+    def equal_rows(self, a, b): # (n,) bool: row a[i] equals row b[i], value for value
+        differ = np.asarray(abs(self.unit[a] - self.unit[b]).sum(axis=1)).ravel()
+        return (differ == 0) & (self.factor[a] == self.factor[b]) & (self.mean[a] == self.mean[b])
+
+PAIR_CHUNK = 65536  # pairs gathered at a time by `paired_products`: the gathered rows take 2 x PAIR_CHUNK x N floats at most
+
+def paired_products(rows, # (T, N) rows: an array or `SparseRows`
+                    first, second, # (P,) row indices of the pairs
+                   ): # (P,) r_first . r_second, pair by pair (only the pairs asked for, not a T x T product)
+    "Inner products of the given pairs of rows."
+    rows = as_rows(rows)
+    out = np.empty(len(first))
+    for start in range(0, len(first), PAIR_CHUNK):
+        out[start:start + PAIR_CHUNK] = rows.paired_products(first[start:start + PAIR_CHUNK], second[start:start + PAIR_CHUNK])
+    return out
+
 # %% ../nbs/covariance.ipynb #c016
+# the relative amount by which a covariance from the user may miss symmetry and the Cauchy-Schwarz bound: far above the
+# rounding of a computed covariance (1e-16), far below what a distance or similarity matrix misses them by
+COVARIANCE_TOLERANCE = 1e-8
+
 def check_covariance(S, # a (T, T) covariance matrix from the user
                     ): # the same matrix as float64, exactly symmetric
     "A user's covariance matrix, checked: real, square, finite, symmetric, positive variances, no |s_ij| above sqrt(s_ii s_jj)."
@@ -232,7 +310,7 @@ def check_covariance(S, # a (T, T) covariance matrix from the user
     if S.ndim != 2 or S.shape[0] != S.shape[1]: raise ValueError(f"the covariance must be a square matrix, got shape {S.shape}")
     if not np.all(np.isfinite(S)): raise ValueError("the covariance matrix contains NaN or infinite values")
     scale = max(np.abs(S).max(), np.finfo(float).tiny)
-    if np.abs(S - S.T).max() > 1e-8 * scale: raise ValueError("the covariance matrix must be symmetric")
+    if np.abs(S - S.T).max() > COVARIANCE_TOLERANCE * scale: raise ValueError("the covariance matrix must be symmetric")
     S = 0.5 * (S + S.T)
     variances = np.diag(S)
     if not np.all(variances > 0):
@@ -242,7 +320,7 @@ def check_covariance(S, # a (T, T) covariance matrix from the user
         raise ValueError(f"the covariance matrix has {bad.size} non-positive diagonal entr{'y' if bad.size == 1 else 'ies'} "
                          f"(e.g. s[{bad[0]}, {bad[0]}] = {variances[bad[0]]:.3g}); every point's variance must be positive.{hint}")
     bound = np.sqrt(np.outer(variances, variances))
-    excess = np.abs(S) > bound * (1 + 1e-8)
+    excess = np.abs(S) > bound * (1 + COVARIANCE_TOLERANCE)
     if excess.any():
         i, j = np.argwhere(excess)[0]
         raise ValueError(f"|s[{i}, {j}]| = {abs(S[i, j]):.3g} exceeds sqrt(s[{i}, {i}] s[{j}, {j}]) = {bound[i, j]:.3g}; no "
@@ -312,48 +390,92 @@ def check_positive_pairs(S, # (T, T) covariance
                          "(f^-1 of a covariance <= 0 is infinite); an identity matrix or one-hot rows of distinct classes "
                          "look like this")
 
+def marginal_variance(S, # (T, T) covariance
+                     ) -> float: # sigma^2 (1 for correlations)
+    "The marginal variance $\\hat\\sigma^2$: the mean of the diagonal of `S`."
+    variances = np.diag(S)
+    largest = float(np.max(variances))  # the mean over the largest: variances near 1e308 must not overflow the sum
+    return largest * float(np.mean(variances / largest))
+
+def prepared_covariance(S, # (T, T) covariance of the points to fit, changed in place
+                       ): # (S with every pair of correlation 1 made one point and the diagonal as it was, sigma^2)
+    "The covariance to fit and its marginal variance: refused without a positive pair, coincident pairs made one point."
+    variance = marginal_variance(S)
+    check_positive_pairs(S)
+    own = np.diag(S).copy()
+    coincide(S, own, own, variance, in_place=True)
+    np.fill_diagonal(S, own)
+    return S, variance
+
 # %% ../nbs/covariance.ipynb #n001
-_FINGERPRINT = np.random.default_rng(20261124).integers(1, 2 ** 63, size=2, dtype=np.uint64) | np.uint64(1)
-
-def _mixed(bits): # (n,) uint64 -> (n,) uint64, each bit of the input spread over the output
-    with np.errstate(over="ignore"):
-        bits = (bits ^ (bits >> np.uint64(31))) * _FINGERPRINT[0]
-        return (bits ^ (bits >> np.uint64(29))) * _FINGERPRINT[1]
-
-def _fingerprints(rows): # (T,) uint64, equal for rows with equal values (an array or `SparseRows`)
-    if isinstance(rows, np.ndarray):
-        columns = np.arange(rows.shape[1], dtype=np.uint64)
-        out = np.empty(len(rows), dtype=np.uint64)
-        for start in range(0, len(rows), ROW_BLOCK):  # band by band: the temporaries stay ROW_BLOCK x N
-            bits = _mixed(np.ascontiguousarray(rows[start:start + ROW_BLOCK]).view(np.uint64) + columns)
-            with np.errstate(over="ignore"): out[start:start + ROW_BLOCK] = bits.sum(axis=1, dtype=np.uint64)
-        return out
-    unit = rows.unit.tocsr()
-    unit.sort_indices()
-    entries = _mixed(unit.data.view(np.uint64) + unit.indices.astype(np.uint64))
-    row_of = np.repeat(np.arange(len(rows)), np.diff(unit.indptr))
-    total = np.zeros(len(rows), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        np.add.at(total, row_of, entries)
-        return total + _mixed(rows.factor.view(np.uint64)) + _mixed(rows.mean.view(np.uint64) + np.uint64(1))
-
-def _same_rows(rows, a, b): # (n,) bool: row a[i] equals row b[i], value for value
-    if isinstance(rows, np.ndarray): return np.all(rows[a] == rows[b], axis=1)
-    differ = np.asarray(abs(rows.unit[a] - rows.unit[b]).sum(axis=1)).ravel()
-    return (differ == 0) & (rows.factor[a] == rows.factor[b]) & (rows.mean[a] == rows.mean[b])
-
 def distinct_rows(rows, # (T, N) standardised rows: an array or `SparseRows`
                  ): # (first (D,) increasing indices of each distinct row's first occurrence, group (T,) index into first)
     "The distinct rows of `rows` and, for every row, which of them it copies."
-    prints = _fingerprints(rows)
+    rows = as_rows(rows)
+    prints = rows.fingerprints()
     _, first, group = np.unique(prints, return_index=True, return_inverse=True)
     group = group.ravel()
     exact = np.ones(len(group), dtype=bool)
     copies = np.flatnonzero(first[group] != np.arange(len(group)))  # only the rows that claim to copy another are compared
-    exact[copies] = _same_rows(rows, copies, first[group[copies]])
+    exact[copies] = rows.equal_rows(copies, first[group[copies]])
     if not exact.all():  # a fingerprint shared by different rows (about 2^-64 per pair): those rows stay apart
         group = np.where(exact, group, len(first) + np.cumsum(~exact) - 1)
         first = np.r_[first, np.flatnonzero(~exact)]
     order = np.argsort(first, kind="stable")  # distinct rows in the order they first appear
     rank = np.empty_like(order); rank[order] = np.arange(len(order))
     return first[order], rank[group]
+
+# %% ../nbs/covariance.ipynb #a001
+@dataclass(frozen=True)
+class PreparedRows:
+    "The rows a fit starts from: distinct, standardised, with what standardising removed and where the copies were."
+    rows: object  # (D, N) the distinct standardised rows (an array or `SparseRows`), or the (T, T) covariance if precomputed
+    location: np.ndarray|None  # (D,) each distinct row's mean, in the data's units (None for a precomputed covariance)
+    scale: np.ndarray|None  # (D,) its scale, x_i = location_i + scale_i r_i (None for a precomputed covariance)
+    copy_of: np.ndarray|None = None  # (T,) the distinct row each row of X copies (None: every row is distinct)
+    first_copies: np.ndarray|None = None  # (D,) the row of X where each distinct row first occurs
+
+    def for_every_row(self, values, # (D, ...) one value per distinct row, e.g. the embedding
+                     ): # (T, ...) each row of X with the value of the row it copies
+        return values if self.copy_of is None else values[self.copy_of]
+
+    def first_rows(self, indices, # indices of distinct rows, e.g. the landmarks
+                  ): # the rows of X where they first occur
+        return indices if self.first_copies is None else self.first_copies[indices]
+
+def check_distinct_count(count:int, # distinct rows found
+                         n_components:int, # M
+                        ) -> None:
+    "Refuse data with fewer distinct rows than an M-dimensional embedding needs."
+    if count < n_components + 2:
+        raise ValueError(f"X has only {count} distinct rows (up to scale), fewer than n_components + 2 = "
+                         f"{n_components + 2}; IKD needs more distinct points than that")
+
+def prepared_rows(X, # (T, N) validated data (an array or sparse matrix), or the (T, T) covariance if precomputed
+                  kind:str, # "correlation", "covariance" or "precomputed"
+                  n_components:int, # M: a fit needs at least M + 2 distinct points
+                 ) -> PreparedRows:
+    "The rows a fit starts from: enough of them, standardised (`standardised_rows`), copies merged (`distinct_rows`)."
+    if X.shape[0] < n_components + 2:
+        raise ValueError(f"IKD needs at least n_components + 2 = {n_components + 2} samples, got {X.shape[0]} sample(s)")
+    if kind == "precomputed": return PreparedRows(check_covariance(X.toarray() if sparse.issparse(X) else X), None, None)
+    if X.shape[1] < 2:
+        raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
+    rows, location, scale = standardised_rows(X, kind)
+    first, copy_of = distinct_rows(rows)
+    if len(first) == len(rows): return PreparedRows(rows, location, scale)
+    check_distinct_count(len(first), n_components)
+    count = np.bincount(copy_of)  # a point's copies decode to their average level and scale
+    return PreparedRows(rows[first], np.bincount(copy_of, weights=location) / count,
+                        np.bincount(copy_of, weights=scale) / count, copy_of, first)
+
+def rows_of_new_points(X, # (n, N) validated new points (an array or sparse matrix), or their (n, T) covariances if precomputed
+                       kind:str, # "correlation", "covariance" or "precomputed"
+                       n_fitted:int, # T, the fitted points: the columns a precomputed covariance must have
+                      ): # (n, N) standardised rows (`covariance_rows`), or the (n, T) covariances as an array
+    "What `transform` places: the new points' standardised rows, or their covariances with the fitted points."
+    if kind != "precomputed": return covariance_rows(X, kind)
+    S_new = X.toarray() if sparse.issparse(X) else X  # the covariances are dense anyway
+    if S_new.shape[1] != n_fitted:
+        raise ValueError(f"precomputed covariances must have one column per fitted point ({n_fitted}), got {S_new.shape[1]}")
+    return S_new

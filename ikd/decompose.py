@@ -17,9 +17,11 @@ from .gram import gram
 from .kernels import Kernel, get_kernel
 from .reference import choose_reference
 from .solvers import covariance_floor, floored_distances
+from .validation import fixed_seed
 
 # %% auto #0
-__all__ = ['top_eigenpairs', 'Decomposition', 'decompose', 'decompose_distances', 'principal_axes', 'triangulate']
+__all__ = ['LAPACK_MAX_POINTS', 'top_eigenpairs', 'Decomposition', 'decompose', 'decompose_distances', 'principal_axes',
+           'triangulate']
 
 # %% ../nbs/decompose.ipynb #c006
 def _lapack_top(G, n_components):
@@ -31,22 +33,26 @@ def _lapack_top(G, n_components):
         values, vectors = values[T - n_components:], vectors[:, T - n_components:]
     return values, vectors
 
+def _fixed_signs(columns): # each column flipped so that its largest-magnitude entry is positive
+    signs = np.sign(columns[np.argmax(np.abs(columns), axis=0), np.arange(columns.shape[1])])
+    return columns * np.where(signs == 0, 1.0, signs)
+
+LAPACK_MAX_POINTS = 200  # up to this T LAPACK's dense solver is exact and takes milliseconds: ARPACK would save nothing
+
 def top_eigenpairs(G, # symmetric (T, T) matrix
                    n_components:int, # M
-                   random_state=None, # seed of ARPACK's starting vector
+                   random_state=None, # seed of ARPACK's starting vector (None: a fixed one)
                   ): # (eigenvalues (M,) descending, eigenvectors (T, M) with fixed signs)
     "The `n_components` largest (algebraic) eigenpairs of `G`."
     T = G.shape[0]
-    if T <= 200 or n_components >= T // 2: values, vectors = _lapack_top(G, n_components)
+    # ARPACK's Lanczos basis holds 2M + 1 vectors (scipy's default): from M = T/2 on it is the dense problem, done slower
+    if T <= LAPACK_MAX_POINTS or n_components >= T // 2: values, vectors = _lapack_top(G, n_components)
     else:
-        # A fixed start when no seed is given keeps the default behaviour reproducible too.
-        v0 = check_random_state(0 if random_state is None else random_state).uniform(-1, 1, T)
+        v0 = check_random_state(fixed_seed(random_state)).uniform(-1, 1, T)
         try: values, vectors = eigsh(G, k=n_components, which="LA", v0=v0)
         except ArpackError: values, vectors = _lapack_top(G, n_components)
     order = np.argsort(values)[::-1]
-    values, vectors = values[order], vectors[:, order]
-    signs = np.sign(vectors[np.argmax(np.abs(vectors), axis=0), np.arange(vectors.shape[1])])
-    return values, vectors * np.where(signs == 0, 1.0, signs)
+    return values[order], _fixed_signs(vectors[:, order])
 
 # %% ../nbs/decompose.ipynb #c009
 @dataclass(frozen=True)
@@ -58,6 +64,11 @@ class Decomposition:
     reference_index: object  # index of the reference point, or "centroid"
     variance: float  # the marginal variance sigma^2 used for f^{-1}
     reference_distances: np.ndarray | None = None  # D[r], or the column means of D for "centroid": what `triangulate` needs
+
+def _explained_variance_ratio(eigenvalues, # (M,) the top eigenvalues of g(D^)
+                              total, # ||g(D^)||_F^2, the sum of all its squared eigenvalues
+                             ): # (M,) lambda_m^2 / ||g(D^)||_F^2, 0 for a zero matrix
+    return eigenvalues ** 2 / total if total > 0 else np.zeros_like(eigenvalues)
 
 def decompose(S, # (T, T) covariance or correlation matrix between points
               n_components:int, # latent dimension M
@@ -99,8 +110,7 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
     if values[-1] < 0:
         warnings.warn(f"only {int(np.sum(values > 0))} of the top {n_components} eigenvalues of g(D) are positive; "
                       "the others are set to 0 (Eq. 9 keeps positive eigenvalues only)", RuntimeWarning, stacklevel=2)
-    total = np.vdot(G, G)  # the squared Frobenius norm, without forming G * G
-    ratio = values ** 2 / total if total > 0 else np.zeros_like(values)
+    ratio = _explained_variance_ratio(values, np.vdot(G, G))  # vdot: the squared Frobenius norm, without forming G * G
     values = np.clip(values, 0, None)
     return Decomposition(vectors * np.sqrt(values), values, ratio, r, variance, reference_distances)
 
@@ -110,13 +120,9 @@ def principal_axes(embedding, # (T, M) an embedding made without an eigendecompo
     "The `Decomposition` an exact Euclidean embedding would give: centred, rotated to its principal axes."
     centred = np.asarray(embedding, dtype=np.float64) - np.mean(embedding, axis=0)
     _, singular, axes = np.linalg.svd(centred, full_matrices=False)
-    coordinates = centred @ axes.T
-    # the sign convention of `top_eigenpairs`: each column's largest-magnitude entry is positive
-    signs = np.sign(coordinates[np.argmax(np.abs(coordinates), axis=0), np.arange(coordinates.shape[1])])
     values = singular ** 2
-    total = np.sum(values ** 2)
-    ratio = values ** 2 / total if total > 0 else np.zeros_like(values)
-    return Decomposition(coordinates * np.where(signs == 0, 1.0, signs), values, ratio, "centroid", variance)
+    ratio = _explained_variance_ratio(values, np.sum(values ** 2))
+    return Decomposition(_fixed_signs(centred @ axes.T), values, ratio, "centroid", variance)
 
 # %% ../nbs/decompose.ipynb #c022
 def triangulate(new_distances, # (n, T) squared distances from new points to the fitted points

@@ -8,30 +8,29 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import sparse
 from sklearn.base import BaseEstimator, clone, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .covariance import (COVARIANCES, check_covariance, check_positive_pairs, coincide, covariance_from_rows,
-                            covariance_rows, distinct_rows, row_columns, row_products, rows_transposed_dot,
-                            squared_norms, standardised_rows)
+from .covariance import (COVARIANCES, TRANSFORM_CHUNK, as_rows, coincide, covariance_from_rows, prepared_covariance,
+                            prepared_rows, rows_of_new_points)
+from .decoder import GPDecoder, Likelihood, likelihood
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
-from .landmarks import LANDMARK_RULES, choose_landmarks, given_landmarks
+from .landmarks import LANDMARK_RULES, landmark_indices
+from .logs import logging_stages, stage
 from .reference import REFERENCE_RULES
 from .refine import refine_embedding, refine_new_points
 from .settings import SOLVERS, Settings, resolve_settings
-from .solvers import Solver, logging_stages, stage
+from .solvers import Solver
+from .validation import refuse_booleans
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'TRANSFORM_CHUNK', 'SCORE_MAX_ROWS', 'SCORE_COLUMNS', 'FOR_TRANSFORM', 'FittedEmbedding',
-           'fit_embedding', 'place_new_points', 'IKD', 'noise_variance', 'GPDecoder', 'decoder', 'inverse_transform',
-           'model_scale', 'gp_log_likelihood', 'score', 'bic', 'aic', 'bic_scorer', 'for_transform']
+__all__ = ['REFINE_STEPS', 'INPUT_CHECKS', 'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding', 'place_new_points', 'place_rows',
+           'landmark_fit_embedding', 'IKD', 'compact_copy', 'transform_lazily']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
-TRANSFORM_CHUNK = 4096  # new points placed at a time, which bounds transform's memory
 
 @dataclass(frozen=True)
 class FittedEmbedding:
@@ -78,7 +77,45 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
         placed = refine_new_points(placed, fitted.embedding, new.neighbours, new.correlations, kernel)
     return placed
 
+# %% ../nbs/estimator.ipynb #a001
+def place_rows(rows, # (n, N) standardised rows of new points (an array or `SparseRows`); (n, T) covariances if precomputed
+               train_rows, # (T, N) the fitted points' standardised rows; None for a fit on a precomputed covariance
+               variance:float, # the marginal variance sigma^2
+               solver:Solver, # the fitted solver
+               fitted:FittedEmbedding, # from `fit_embedding`
+               refine:bool, # whether the fit was refined
+               kernel:Kernel, # the kernel, with the marginal variance set
+              ): # (n, M) positions in the fitted embedding
+    "New points placed `TRANSFORM_CHUNK` at a time: their covariances with the fitted points, then `place_new_points`."
+    if train_rows is not None: rows, train_rows = as_rows(rows), as_rows(train_rows)
+    fitted_variances = None if train_rows is None else train_rows.squared_norms()
+    out = np.empty((len(rows), fitted.embedding.shape[1]))
+    with stage("placement"):
+        for start in range(0, len(rows), TRANSFORM_CHUNK):
+            chunk = rows[start:start + TRANSFORM_CHUNK]
+            S_new, own = chunk, None  # a precomputed covariance gives no variances of the new points
+            if train_rows is not None:
+                own = chunk.squared_norms()
+                S_new = coincide(chunk.products(train_rows), own, fitted_variances, variance)
+            out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, solver, fitted, refine, kernel, own)
+    return out
+
+def landmark_fit_embedding(rows, # (T, N) the distinct standardised rows of a landmark fit
+                           landmarks, # (L,) indices of the rows fitted, in the order fitted
+                           embedding, # (L, M) their embedding
+                           place, # rows -> (n, M): the fitted model's placement of new points
+                          ): # (T, M) every row's coordinates
+    "The landmarks' embedding put back in row order, the other rows placed like new points."
+    out = np.empty((len(rows), embedding.shape[1]))
+    out[landmarks] = embedding
+    others = np.setdiff1d(np.arange(len(rows)), landmarks)
+    if others.size: out[others] = place(rows[others])
+    return out
+
 # %% ../nbs/estimator.ipynb #c015
+# how `fit` and `transform` validate X: float64, at least one row, dense or CSR/CSC (sparse input is never densified)
+INPUT_CHECKS = dict(dtype=np.float64, ensure_min_samples=1, accept_sparse=("csr", "csc"))
+
 class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Inverse kernel decomposition: a closed-form GPLVM embedding from one partial eigendecomposition.
 
@@ -100,7 +137,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     covariance : {"correlation", "covariance", "precomputed"}, default="correlation"
         What `fit` computes from X, or "precomputed" when X is a T x T covariance matrix.
     threshold : float in (0, 1), "auto" or None, default=None
-        Trust s_ij >= threshold instead of each point's nearest correlations; "auto": `error.choose_threshold`.
+        Trust s_ij >= threshold instead of each point's nearest correlations; "auto": `estimation_error.choose_threshold`.
     n_neighbors : int, default=None
         Geodesic graph: trust each point's k strongest correlations (7 when None and no threshold).
     path : {"auto", "distance", "product"}, default="auto"
@@ -188,48 +225,45 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         with logging_stages(bool(self.verbose)): return self._fit(X)
 
     def _fit(self, X):
+        "The steps of a fit: rows, landmarks, covariance, settings, the embedding, then every row's coordinates."
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]: delattr(self, name)
-        kernel = self._checked_kernel()
-        given_indices = not isinstance(self.landmarks, str)
-        if (self.n_landmarks is not None or given_indices) and self.covariance == "precomputed":
+        kernel, precomputed = self._checked_kernel(), self.covariance == "precomputed"
+        by_landmarks = self.n_landmarks is not None or not isinstance(self.landmarks, str)
+        if by_landmarks and precomputed:
             raise ValueError("a landmark fit needs the data to compute covariances in chunks; n_landmarks and landmark "
                              "indices cannot be used with covariance='precomputed'")
-        with stage("rows"): rows, copy_of = self._merged_copies(self._validated_rows(X, reset=True))
-        T, fitted = len(rows), slice(None)
-        if self.n_landmarks is not None or given_indices:
-            with stage("landmarks"): self.landmark_indices_ = self._landmarks(rows, copy_of)
-            fitted = self.landmark_indices_
-        self._train_rows = None if self.covariance == "precomputed" else rows[fitted]
-        if self._train_rows is not None:  # what the decoder needs to map rows back to the data's units
-            self._row_location, self._row_scale = self._row_location[fitted], self._row_scale[fitted]
+        with stage("rows"):
+            prepared = prepared_rows(validate_data(self, X, reset=True, **INPUT_CHECKS), self.covariance, self.n_components)
+        rows, fitted = prepared.rows, slice(None)
+        if by_landmarks:
+            with stage("landmarks"):
+                fitted = landmark_indices(prepared, self.landmarks, self.n_landmarks, self.n_components, self.covariance,
+                                          self.random_state)
+        # the fitted points' rows, for transform, and what standardising removed from them, for the decoder
+        self._train_rows = None if precomputed else rows[fitted]
+        self._row_location, self._row_scale = ((None, None) if precomputed else
+                                               (prepared.location[fitted], prepared.scale[fitted]))
         self._decoder = None  # built on the first `inverse_transform`
-        with stage("covariance"): S = rows if self._train_rows is None else covariance_from_rows(self._train_rows, self.covariance)
-        largest = float(np.max(np.diag(S)))  # the mean over the largest: variances near 1e308 must not overflow the sum
-        self.variance_ = largest * float(np.mean(np.diag(S) / largest))
-        S = self._pairs_checked(S)
+        with stage("covariance"): S = rows if precomputed else covariance_from_rows(self._train_rows, self.covariance)
+        S, self.variance_ = prepared_covariance(S)
         self.kernel_ = kernel.with_variance(self.variance_)
         with stage("settings"):
             self.settings_ = resolve_settings(
                 S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
                 n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
-                n_features=None if self.covariance == "precomputed" else self.n_features_in_, n_points=T,
-                n_landmarks=None if isinstance(fitted, slice) else len(fitted),
-                landmarks="given" if given_indices else self.landmarks, random_state=self.random_state,
+                n_features=None if precomputed else self.n_features_in_, n_points=len(rows),
+                n_landmarks=len(fitted) if by_landmarks else None,
+                landmarks=self.landmarks if isinstance(self.landmarks, str) else "given", random_state=self.random_state,
                 covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
         self.solver_ = self.settings_.solver
         self._fitted = fit_embedding(S, self.kernel_, self.settings_, self.n_components, self.random_state, overwrite=True)
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
         self.reference_index_ = decomposition.reference_index
-        if isinstance(fitted, slice): self.embedding_ = self._fitted.embedding
-        else:  # the landmarks' rows in the order given, put back in row order; the other rows placed like new ones
-            self.embedding_ = np.empty((T, self.n_components))
-            self.embedding_[fitted] = self._fitted.embedding
-            others = np.setdiff1d(np.arange(T), fitted)
-            if others.size: self.embedding_[others] = self._place_rows(rows[others])
-        if copy_of is not None:  # every copy at the coordinates of the row it copies
-            self.embedding_ = self.embedding_[copy_of]
-            if given_indices or self.n_landmarks is not None: self.landmark_indices_ = self._first_copies[self.landmark_indices_]
+        embedding = self._fitted.embedding
+        if by_landmarks: embedding = landmark_fit_embedding(rows, fitted, embedding, self._place)
+        self.embedding_ = prepared.for_every_row(embedding)  # every copy of a row at the coordinates of the row
+        if by_landmarks: self.landmark_indices_ = prepared.first_rows(fitted)
         return self
 
     def fit_transform(self, X, y=None):
@@ -240,269 +274,78 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                  ): # (n, M) coordinates in the fitted embedding (a lazy Dask array for a Dask array)
         "Embed new points without refitting: their covariances with the fitted points, related and placed."
         check_is_fitted(self)
-        if type(X).__module__.startswith("dask."): return self._transform_dask(X)
-        rows = self._validated_rows(X, reset=False)
-        fitted = len(self._fitted.embedding)
-        if self.covariance == "precomputed" and rows.shape[1] != fitted:
-            raise ValueError(f"precomputed covariances must have one column per fitted point ({fitted}), got {rows.shape[1]}")
-        with logging_stages(bool(self.verbose)): return self._place_rows(rows)
+        if type(X).__module__.startswith("dask."): return transform_lazily(self, X)
+        with logging_stages(bool(self.verbose)): return self._place(self._new_rows(X))
 
-# %% ../nbs/estimator.ipynb #c017
-def _validated_rows(self, X, reset):
-    "Validated input -> its standardised rows (`covariance.covariance_rows`), or the covariance itself if precomputed."
-    X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1, accept_sparse=("csr", "csc"))
-    if self.covariance == "precomputed" and sparse.issparse(X): X = X.toarray()  # S is dense anyway
-    if reset:
-        if X.shape[0] < self.n_components + 2:
-            raise ValueError(f"IKD needs at least n_components + 2 = {self.n_components + 2} samples, got {X.shape[0]} sample(s)")
-        if self.covariance == "precomputed": return check_covariance(X)
-        if X.shape[1] < 2:
-            raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
-    if self.covariance == "precomputed": return X
-    if not reset: return covariance_rows(X, self.covariance)
-    rows, self._row_location, self._row_scale = standardised_rows(X, self.covariance)  # the decoder needs what is removed
-    return rows
+    def _new_rows(self, X):
+        "Validated new points: their standardised rows, or their covariances with the fitted points if precomputed."
+        X = validate_data(self, X, reset=False, **INPUT_CHECKS)
+        return rows_of_new_points(X, self.covariance, len(self._fitted.embedding))
 
-def _merged_copies(self, rows):
-    "The distinct rows (`covariance.distinct_rows`) and which of them each row copies (None when every row is distinct)."
-    if self.covariance == "precomputed": return rows, None
-    first, copy_of = distinct_rows(rows)
-    if len(first) == len(rows): return rows, None
-    self._check_distinct(len(first))
-    count = np.bincount(copy_of)  # a point's copies decode to their average level and scale
-    self._row_location = np.bincount(copy_of, weights=self._row_location) / count
-    self._row_scale = np.bincount(copy_of, weights=self._row_scale) / count
-    self._first_copies = first
-    return rows[first], copy_of
+    def _place(self, rows):
+        "Place new points given as `_new_rows` in the fitted embedding, a chunk at a time (`place_rows`)."
+        return place_rows(rows, self._train_rows, self.variance_, self.solver_, self._fitted, self.settings_.refine,
+                          self.kernel_)
 
-def _checked_kernel(self):
-    "The kernel the parameters name, refused if IKD cannot invert it (`kernels.check_invertible`)."
-    for name in ("n_components", "n_neighbors", "n_landmarks", "reference"):
-        if isinstance(getattr(self, name), (bool, np.bool_)):
-            raise TypeError(f"{name} must be an integer, got the boolean {getattr(self, name)!r}")
-    params = dict(self.kernel_params or {})
-    if "variance" in params:
-        raise ValueError("kernel_params cannot set 'variance': IKD estimates the marginal variance from the data (variance_)")
-    return check_invertible(get_kernel(self.kernel, **params))
+    def _checked_kernel(self):
+        "The kernel the parameters name, refused if IKD cannot invert it (`kernels.check_invertible`)."
+        refuse_booleans(self, ("n_components", "n_neighbors", "n_landmarks", "reference"))
+        params = dict(self.kernel_params or {})
+        if "variance" in params:
+            raise ValueError("kernel_params cannot set 'variance': IKD estimates the marginal variance from the data (variance_)")
+        return check_invertible(get_kernel(self.kernel, **params))
 
-def _pairs_checked(self, S):
-    "The fitted covariance, refused if no pair covaries positively, its pairs of correlation 1 made one point (in place)."
-    check_positive_pairs(S)
-    own = np.diag(S).copy()
-    coincide(S, own, own, self.variance_, in_place=True)
-    np.fill_diagonal(S, own)
-    return S
+    def decoder(self) -> GPDecoder:
+        "The fitted model's GP decoder (`decoder.GPDecoder`), built on the first call; refused for a precomputed covariance."
+        check_is_fitted(self)
+        if self._decoder is None:
+            self._decoder = GPDecoder.fit(self._fitted.embedding, self.kernel_, self._train_rows, self._row_location,
+                                          self._row_scale)
+        return self._decoder
 
-def _landmarks(self, rows, copy_of=None):
-    "The landmark rows: the indices given (of X's rows; `copy_of` maps them to `rows`), or those the rule picks."
-    if not isinstance(self.landmarks, str):
-        indices = given_landmarks(self.landmarks, len(rows) if copy_of is None else len(copy_of))
-        if self.n_landmarks is not None and self.n_landmarks != len(indices):
-            raise ValueError(f"n_landmarks={self.n_landmarks} but {len(indices)} landmark indices were given")
-        if copy_of is not None: indices = np.unique(copy_of[indices])  # copies given twice are one landmark
-        if len(indices) < self.n_components + 2:
-            raise ValueError(f"at least n_components + 2 = {self.n_components + 2} landmark indices are needed, got {len(indices)}")
-        return indices
-    if self.n_landmarks < self.n_components + 2:
-        raise ValueError(f"n_landmarks must be at least n_components + 2 = {self.n_components + 2}, got {self.n_landmarks}")
-    if self.n_landmarks >= len(rows): return np.arange(len(rows))
-    if self.covariance == "correlation": unit = rows
-    else:
-        norms = np.sqrt(squared_norms(rows))
-        unit = rows / norms[:, None] if isinstance(rows, np.ndarray) else rows.rescaled(1.0 / norms)
-    indices = choose_landmarks(unit, self.n_landmarks, self.landmarks, self.random_state)
-    self._check_distinct(len(indices))  # the net stops when every row is covered: as many as the distinct rows
-    return indices
+    def inverse_transform(self, Z, # (n, n_components) latent points
+                         ): # (n, n_features_in_) the GP posterior-mean data rows
+        "Map latent points back to the data space with the GP posterior mean of the fitted model (`GPDecoder.decode`)."
+        return self.decoder().decode(Z)
 
-def _check_distinct(self, count):
-    "Refuse data with fewer distinct rows than an M-dimensional embedding needs."
-    if count < self.n_components + 2:
-        raise ValueError(f"X has only {count} distinct rows (up to scale), fewer than n_components + 2 = "
-                         f"{self.n_components + 2}; IKD needs more distinct points than that")
+    def _likelihood(self, X) -> Likelihood:
+        "The rows of `X` placed in the fitted embedding and scored under the fitted kernel and noise (`decoder.likelihood`)."
+        noise = self.decoder().noise_variance  # refuses a precomputed covariance: there are no rows to score
+        return likelihood(self._new_rows(X), self._place, self.kernel_, noise, self.covariance)
 
-def _place_rows(self, rows):
-    "Place new points given as standardised rows (or precomputed covariances), a chunk at a time."
-    out = np.empty((len(rows), self.n_components))
-    with stage("placement"):
-        for start in range(0, len(rows), TRANSFORM_CHUNK):
-            chunk = rows[start:start + TRANSFORM_CHUNK]
-            S_new, own = chunk, None  # a precomputed covariance gives no variances of the new points
-            if self._train_rows is not None:
-                own = squared_norms(chunk)
-                S_new = coincide(row_products(chunk, self._train_rows), own, squared_norms(self._train_rows), self.variance_)
-            out[start:start + TRANSFORM_CHUNK] = place_new_points(S_new, self.solver_, self._fitted,
-                                                                 self.settings_.refine, self.kernel_, own)
-    return out
+    def score(self, X, # (n, N) rows to score: the fitted data, or held-out rows
+              y=None, # ignored
+             ) -> float: # log-likelihood per entry of the scaled rows, in nats (higher is better)
+        "GP log marginal likelihood of the rows of `X`, placed by `transform`, under the fitted kernel and noise, per entry."
+        return self._likelihood(X).per_entry
 
-IKD._validated_rows, IKD._merged_copies, IKD._check_distinct = _validated_rows, _merged_copies, _check_distinct
-IKD._checked_kernel, IKD._pairs_checked = _checked_kernel, _pairs_checked
-IKD._landmarks, IKD._place_rows = _landmarks, _place_rows
+    def bic(self, X, # (n, N) rows to score
+           ) -> float: # -2 log-likelihood + (n M + 1) log(n N): lower is better
+        "Bayesian information criterion of the model on the rows of `X`; it chooses `n_components` where `score` overfits."
+        return self._likelihood(X).bic
 
-# %% ../nbs/estimator.ipynb #c026
-def noise_variance(K, # (T, T) kernel matrix of the fitted points
-                   rows, # (T, N) their standardised rows, with S = rows @ rows.T (an array or `SparseRows`)
-                   eigen=None, # (eigenvalues, eigenvectors) of K, if already computed
-                  ) -> float: # the sigma_n^2 that maximises the GP marginal likelihood of the rows' columns
-    "Noise variance of the GP decoder: the marginal likelihood of the N columns of `rows` under K + sigma_n^2 I, K fixed."
-    from scipy.optimize import minimize_scalar
-    eigenvalues, vectors = eigen if eigen is not None else np.linalg.eigh(K)
-    eigenvalues = np.clip(eigenvalues, 0.0, None)
-    # a_i = u_i^T S u_i from the T x T covariance: ||U^T rows||^2 column by column would be an N x T array
-    energy = np.clip(np.einsum("ij,ij->j", vectors, row_products(rows, rows) @ vectors), 0.0, None)
-    scale = float(np.mean(np.diag(K)))
-    def negative_log_likelihood(log_noise):
-        total = eigenvalues + np.exp(log_noise)
-        return float(np.sum(np.log(total) + energy / total))
-    best = minimize_scalar(negative_log_likelihood, bounds=(np.log(scale * 1e-8), np.log(scale * 10)), method="bounded",
-                           options={"xatol": 1e-6})
-    return float(np.exp(best.x))
+    def aic(self, X, # (n, N) rows to score
+           ) -> float: # -2 log-likelihood + 2 (n M + 1): lower is better
+        "Akaike information criterion of the model on the rows of `X`."
+        return self._likelihood(X).aic
 
-@dataclass
-class GPDecoder:
-    "The GP posterior mean from latent points back to data rows, on the fitted points (or landmarks) as anchors."
-    anchors: np.ndarray  # (T, M) latent positions of the fitted points
-    inverse: np.ndarray  # (T, T) A = (K + sigma_n^2 I)^-1
-    rows: object  # (T, N) the fitted points' standardised rows (an array or `SparseRows`)
-    statistics: np.ndarray  # (T, 2) A [location - mean, scale - mean] / unit
-    offsets: np.ndarray  # (2,) prior means of the location and scale, over unit
-    unit: float  # the data's magnitude: location and scale are decoded over it, so that no sum overflows
-    kernel: Kernel  # the fitted kernel
-    noise_variance: float  # sigma_n^2, on the scale of the standardised rows
-
-    @classmethod
-    def fit(cls, anchors, kernel, rows, location, scale):
-        "The inverse and noise variance from the fitted points' embedding, standardised rows and the statistics removed."
-        K = kernel.covariance(anchors)
-        eigenvalues, vectors = np.linalg.eigh(K)
-        sigma2 = noise_variance(K, rows, (eigenvalues, vectors))
-        inverse = (vectors / (np.clip(eigenvalues, 0.0, None) + sigma2)) @ vectors.T
-        unit = float(max(np.abs(location).max(), scale.max()))
-        statistics = np.c_[location, scale] / unit
-        offsets = statistics.mean(axis=0)
-        return cls(anchors, inverse, rows, inverse @ (statistics - offsets), offsets, unit, kernel, sigma2)
-
-    def decode(self, Z, # (n, M) latent points
-              ): # (n, N) predicted data rows, in the data's units
-        "Posterior-mean data rows at latent points `Z`, a chunk at a time."
-        out = np.empty((len(Z), self.rows.shape[1]))
-        for start in range(0, len(Z), TRANSFORM_CHUNK):
-            k = self.kernel.covariance(Z[start:start + TRANSFORM_CHUNK], self.anchors)
-            standardised = rows_transposed_dot(self.rows, (k @ self.inverse).T).T
-            location, scale = (k @ self.statistics + self.offsets).T
-            out[start:start + TRANSFORM_CHUNK] = self.unit * (location[:, None] + scale[:, None] * standardised)
-        return out
-
-def decoder(self) -> GPDecoder:
-    "The fitted model's GP decoder (built once, on the first call)."
-    check_is_fitted(self)
-    if self._train_rows is None:
-        raise ValueError("inverse_transform needs the data rows, and covariance='precomputed' was fitted on a "
-                         "covariance matrix: there is nothing to decode into")
-    if self._row_location is None:
-        raise ValueError("this model was made by IKD.for_transform, which keeps only what transform needs; "
-                         "inverse_transform and score need the full fitted model")
-    if self._decoder is None:
-        self._decoder = GPDecoder.fit(self._fitted.embedding, self.kernel_, self._train_rows, self._row_location,
-                                      self._row_scale)
-    return self._decoder
-
-def inverse_transform(self, Z, # (n, n_components) latent points
-                     ): # (n, n_features_in_) the GP posterior-mean data rows
-    "Map latent points back to the data space with the GP posterior mean of the fitted model (see `GPDecoder`)."
-    decoder = self.decoder()
-    Z = check_array(Z, dtype=np.float64, input_name="Z")
-    if Z.shape[1] != self.n_components:
-        raise ValueError(f"Z must have n_components = {self.n_components} columns, got {Z.shape[1]}")
-    return decoder.decode(Z)
-
-IKD.decoder, IKD.inverse_transform = decoder, inverse_transform
-
-# %% ../nbs/estimator.ipynb #c034
-SCORE_MAX_ROWS = 20_000  # score factors an (n, n) matrix: about 10 s at this size on two cores
-SCORE_COLUMNS = 1024  # features whitened at a time, so that sparse rows are made dense only this many columns at once
-
-def model_scale(n_features:int, # N
-                kind:str="correlation", # "correlation" or "covariance", as in `covariance.covariance_rows`
-               ) -> float: # c^2: the standardised rows times c have features of about the kernel's variance
-    "The squared factor between IKD's standardised rows and the GP's observations: N for correlations, N - 1 otherwise."
-    return float(n_features if kind == "correlation" else n_features - 1)
-
-def gp_log_likelihood(embedding, # (n, M) latent points of the rows
-                      rows, # (n, N) their standardised rows (an array or `SparseRows`)
-                      kernel:Kernel, # the kernel, with the marginal variance set
-                      noise_variance:float, # sigma_n^2
-                      scale:float, # c^2 of `model_scale`
-                     ) -> float: # log p(c * rows | embedding, kernel, noise): the N columns i.i.d. N(0, K + sigma_n^2 I)
-    "The GP log marginal likelihood of the rows' columns under the kernel matrix of their latent points, plus noise."
-    from scipy.linalg import cho_factor, cho_solve, solve_triangular
-    n, N = rows.shape
-    C = kernel.covariance(embedding)
-    C[np.diag_indices_from(C)] += noise_variance
-    factor, _ = cho_factor(C, lower=True, overwrite_a=True, check_finite=False)
-    if N > n:  # tr(C^-1 R R^T) from the n x n products: wide (sparse) rows are never made dense
-        energy = float(np.trace(cho_solve((factor, True), row_products(rows, rows), check_finite=False)))
-    else:
-        energy = 0.0
-        for start in range(0, N, SCORE_COLUMNS):
-            whitened = solve_triangular(factor, row_columns(rows, slice(start, start + SCORE_COLUMNS)), lower=True,
-                                        check_finite=False)
-            energy += np.vdot(whitened, whitened)
-    log_det = 2.0 * np.sum(np.log(np.diag(factor)))
-    return float(-0.5 * (N * log_det + scale * energy + n * N * np.log(2 * np.pi)))
-
-def _log_likelihood(self, X):
-    "(total log-likelihood, rows scored, entries scored) of the rows of `X` placed in the fitted embedding."
-    decoder = self.decoder()  # refuses a precomputed covariance: there are no rows to score
-    rows = self._validated_rows(X, reset=False)
-    if len(rows) > SCORE_MAX_ROWS:
-        raise ValueError(f"score factors an (n, n) matrix and takes at most {SCORE_MAX_ROWS} rows, got {len(rows)}: "
-                         "score a random subset")
-    total = gp_log_likelihood(self._place_rows(rows), rows, self.kernel_, decoder.noise_variance,
-                              model_scale(rows.shape[1], self.covariance))
-    return total, len(rows), rows.size
-
-def score(self, X, # (n, N) rows to score: the fitted data, or held-out rows
-          y=None, # ignored
-         ) -> float: # log-likelihood per entry of the scaled rows, in nats (higher is better)
-    "GP log marginal likelihood of the rows of `X`, placed by `transform`, under the fitted kernel and noise, per entry."
-    total, _, entries = self._log_likelihood(X)
-    return total / entries
-
-def bic(self, X, # (n, N) rows to score
-       ) -> float: # -2 log-likelihood + (n M + 1) log(n N): lower is better
-    "Bayesian information criterion of the model on the rows of `X`; it chooses `n_components` where `score` overfits."
-    total, n, entries = self._log_likelihood(X)
-    return -2.0 * total + (n * self.n_components + 1) * np.log(entries)
-
-def aic(self, X, # (n, N) rows to score
-       ) -> float: # -2 log-likelihood + 2 (n M + 1): lower is better
-    "Akaike information criterion of the model on the rows of `X`."
-    total, n, _ = self._log_likelihood(X)
-    return -2.0 * total + 2.0 * (n * self.n_components + 1)
-
-def bic_scorer(estimator, # a fitted IKD
-               X, # rows to score
-               y=None, # ignored
-              ) -> float: # minus the BIC, so that greater is better as scikit-learn's model selection expects
-    "A scorer for `GridSearchCV(IKD(), ..., scoring=bic_scorer)`: minus `IKD.bic`."
-    return -estimator.bic(X)
-
-IKD._log_likelihood, IKD.score, IKD.bic, IKD.aic = _log_likelihood, score, bic, aic
+    def for_transform(self) -> IKD: # a fitted IKD whose `transform` equals this one's; no inverse_transform, score
+        "A copy of the fitted model with only what `transform` needs (`compact_copy`): the smallest model to save."
+        check_is_fitted(self)
+        return compact_copy(self)
 
 # %% ../nbs/estimator.ipynb #c045
-FOR_TRANSFORM = ("n_features_in_", "feature_names_in_", "variance_", "kernel_", "settings_", "solver_", "eigenvalues_",
-                 "explained_variance_ratio_", "reference_index_", "_fitted", "_train_rows")  # what `transform` reads
+FOR_TRANSFORM = ("n_features_in_", "feature_names_in_", "variance_", "kernel_", "settings_", "solver_", "_fitted",
+                 "_train_rows")  # exactly what `transform` reads
 
-def for_transform(self) -> IKD: # a fitted IKD whose `transform` equals this one's; no inverse_transform, score
-    "A copy of the fitted model with only what `transform` needs: the smallest model to save for placing new points."
-    check_is_fitted(self)
-    compact = clone(self)
+def compact_copy(model:IKD, # a fitted IKD
+                ) -> IKD: # an unfitted clone given the attributes of `FOR_TRANSFORM`, and nothing the decoder needs
+    "The model `IKD.for_transform` returns: `transform` works on it as on `model`, `inverse_transform` and `score` refuse."
+    compact = clone(model)
     for name in FOR_TRANSFORM:
-        if hasattr(self, name): setattr(compact, name, getattr(self, name))
+        if hasattr(model, name): setattr(compact, name, getattr(model, name))
     compact._row_location = compact._row_scale = compact._decoder = None
     return compact
-
-IKD.for_transform = for_transform
 
 # %% ../nbs/estimator.ipynb #c049
 def _transform_block(rows, # (n, N) one block of rows
@@ -510,15 +353,14 @@ def _transform_block(rows, # (n, N) one block of rows
                     ): # (n, M)
     return model.transform(rows)
 
-def _transform_dask(self, X, # (n, N) dask array of new points
-                   ): # (n, M) lazy dask array of their positions
-    "`transform` of a Dask array: lazy, block by block of rows, the compact model shipped once per worker."
+def transform_lazily(model:IKD, # a fitted IKD
+                     X, # (n, N) dask array of new points
+                    ): # (n, M) lazy dask array of their positions
+    "`IKD.transform` of a Dask array: lazy, block by block of rows, the compact model shipped once per worker."
     import dask
-    if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-        raise ValueError(f"X has shape {X.shape}, but IKD was fitted with {self.n_features_in_} features")
+    if X.ndim != 2 or X.shape[1] != model.n_features_in_:
+        raise ValueError(f"X has shape {X.shape}, but IKD was fitted with {model.n_features_in_} features")
     X = X.rechunk({1: -1})
-    model = dask.delayed(self.for_transform(), pure=True, traverse=False)
-    return X.map_blocks(_transform_block, model, dtype=np.float64, chunks=(X.chunks[0], (self.n_components,)),
-                        meta=np.empty((0, self.n_components)))
-
-IKD._transform_dask = _transform_dask
+    compact = dask.delayed(model.for_transform(), pure=True, traverse=False)
+    return X.map_blocks(_transform_block, compact, dtype=np.float64, chunks=(X.chunks[0], (model.n_components,)),
+                        meta=np.empty((0, model.n_components)))

@@ -4,24 +4,20 @@
 
 # %% ../nbs/geodesic.ipynb #c002
 from __future__ import annotations
-import mmap
-import multiprocessing
-import os
-import threading
 import warnings
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse.csgraph import connected_components, dijkstra
-from sklearn.utils import check_random_state
+from scipy.sparse.csgraph import connected_components
 
 from .covariance import COINCIDENT_CORRELATION, ROW_BLOCK, correlations_at, new_correlations
-from .solvers import NewPoints, Solution, Solver, stage
+from .logs import stage
+from .shortest_paths import shortest_paths
+from .solvers import NewPoints, Solution, Solver, resolved_threshold
 
 # %% auto #0
-__all__ = ['NEIGHBOUR_TIE', 'PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'DENSE_DEGREE', 'trusted_edges', 'geodesic_graph',
-           'shortest_paths', 'lengths_to_distances', 'GeodesicSolver', 'intrinsic_dimension', 'ball_growth',
-           'doubling_dimension']
+__all__ = ['NEIGHBOUR_TIE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE', 'REFINE_MAX_DIMENSION', 'RELATE_CHUNK',
+           'trusted_edges', 'geodesic_graph', 'lengths_to_distances', 'choose_path', 'GeodesicSolver']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -49,12 +45,11 @@ def trusted_edges(S, # (T, T) covariance or correlation matrix
     return chosen.row[positive], chosen.col[positive]
 
 def _correlation_band(S, start, diagonal):
-    "One band of rows of `S` as correlations."
+    "One band of rows of `S` as correlations, each point with its own variance (`covariance.new_correlations`)."
     # Points are judged by correlation: raw covariances would make high-variance points everyone's neighbour, and a
     # threshold or kernel inverse on covariance / mean variance would put pairs of high-variance points at distance 0.
-    band = np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64)
-    scale = np.sqrt(diagonal)  # each square root first: a product of two variances of 1e200 would overflow
-    return band / np.outer(scale[start:start + len(band)], scale)
+    band = slice(start, start + ROW_BLOCK)
+    return new_correlations(np.asarray(S[band], dtype=np.float64), diagonal[band], diagonal, variance=None)
 
 NEIGHBOUR_TIE = 1e-9  # correlations this close to a point's k-th strongest are tied with it: far above the rounding of a
                       # product (about 1e-15, which differs between dense and sparse products), far below real differences
@@ -78,11 +73,11 @@ def _edge_weights(rho, kernel, path):
 def _strongest_links(S, labels, n_components):
     "For every pair of components, the entry (i, j) of largest correlation between them."
     T = S.shape[0]
-    scale = np.sqrt(np.diag(S))
+    diagonal = np.diag(S)
     rows, cols = [], []
     for c in range(n_components - 1):  # one pass over the members' rows per component
         members = np.flatnonzero(labels == c)
-        block = S[members] / np.outer(scale[members], scale)
+        block = new_correlations(S[members], diagonal[members], diagonal, variance=None)
         best_row = block.argmax(axis=0)
         best_val = block[best_row, np.arange(T)]
         # the strongest column of every later component: sort by (component, -value), take each group's first entry
@@ -116,65 +111,6 @@ def geodesic_graph(S, # (T, T) covariance or correlation
                                   shape=(T, T))
     return W
 
-PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver keeps (half of float64's memory)
-MIN_SOURCES = 250  # fewest sources worth a process of their own (a fork costs about as much as Dijkstra from 250)
-SOURCE_BLOCK = 50  # sources a worker claims at a time
-
-def shortest_paths(W, # sparse weights from `geodesic_graph`
-                   n_jobs:int|None=None, # processes for the sources (None: 1, -1: every core), scikit-learn's convention
-                   dtype=PATH_DTYPE, # storage type of the result
-                  ): # (T, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
-    "All shortest-path lengths through the trusted graph: Dijkstra from every source, the sources split over processes."
-    T = W.shape[0]
-    workers = _effective_jobs(n_jobs, T)
-    if workers == 1:
-        lengths = np.empty((T, T), dtype=dtype)
-        _fill(lengths, W, np.arange(T))
-        return lengths
-    # One shared anonymous mapping: the next unclaimed source, then the rows, which forked children write straight into
-    # and which the result keeps alive.
-    buffer = mmap.mmap(-1, 8 + T * T * np.dtype(dtype).itemsize)
-    next_source = np.frombuffer(buffer, dtype=np.int64, count=1)
-    lengths = np.frombuffer(buffer, dtype=dtype, count=T * T, offset=8).reshape(T, T)
-    claim = multiprocessing.Lock()
-    def work():  # blocks of sources until none is left: a child that starts late simply takes fewer
-        while True:
-            with claim: start = int(next_source[0]); next_source[0] = start + SOURCE_BLOCK
-            if start >= T: return
-            _fill(lengths, W, np.arange(start, min(start + SOURCE_BLOCK, T)))
-    children = []
-    for _ in range(workers - 1):
-        done_read, done_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: its rows, a byte to say they are written, then out without the parent's cleanup
-            try: work(); os.write(done_write, b"1")
-            finally: os._exit(0)
-        os.close(done_write)
-        children.append((pid, done_read))
-    work()
-    failed = 0
-    for pid, done_read in children:
-        failed += os.read(done_read, 1) != b"1"  # an empty read: the child died before its byte
-        os.close(done_read)
-        # a child's exit (unmapping its memory) takes milliseconds; a thread collects it while the fit goes on
-        threading.Thread(target=os.waitpid, args=(pid, 0), daemon=True).start()
-    if failed: raise RuntimeError(f"{failed} of {workers - 1} shortest-path workers failed; n_jobs=None runs serially")
-    return lengths
-
-def _fill(lengths, W, sources):
-    "Rows `sources` of the path lengths, a band at a time (the float64 band is the only temporary)."
-    for start in range(0, len(sources), ROW_BLOCK):
-        band = sources[start:start + ROW_BLOCK]
-        # W holds every edge in both directions, so the directed search gives the same lengths without symmetrising W
-        lengths[band] = dijkstra(W, directed=True, indices=band)
-
-def _effective_jobs(n_jobs, T):
-    "Worker processes for `n_jobs` (scikit-learn's convention); 1 without `os.fork` (Windows) or for small graphs."
-    if n_jobs is None or T < 2 * MIN_SOURCES or not hasattr(os, "fork"): return 1
-    cores = os.cpu_count() or 1
-    wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs  # -1: every core, -2: all but one, ...
-    return max(1, min(wanted, cores, T // MIN_SOURCES))
-
 def lengths_to_distances(lengths, # path lengths from `shortest_paths`
                          kernel, # the kernel they were measured with
                          path:str="distance", # the path metric they were measured with
@@ -190,12 +126,24 @@ def lengths_to_distances(lengths, # path lengths from `shortest_paths`
         else: out[band] = unit.inverse_log_ratio(lengths[band].astype(np.float64))
     return out
 
+# %% ../nbs/geodesic.ipynb #n000
+def choose_path(intrinsic_dimension:float, # m-hat
+                n_components:int, # M
+               ) -> str:
+    "The geodesic path metric for `path='auto'`: distance paths when $M$ can hold the data ($\\hat m \\le M + 1$)."
+    return "distance" if intrinsic_dimension <= n_components + 1 else "product"
+
 # %% ../nbs/geodesic.ipynb #c010
 DENSE_DEGREE = 100  # trusted edges per point above which a threshold graph is warned about (see below)
+DEFAULT_NEIGHBORS = 7  # k of the nearest-correlation graph (measured in the settings notebook, Rule 2)
+GEODESIC_TOLERANCE = 1.0  # tau of threshold="auto" (`estimation_error.choose_threshold`; the settings notebook, Rule 2)
+REFINE_MAX_DIMENSION = 4  # refine="auto" refines only data of estimated intrinsic dimension up to this (Rule 5 there)
+RELATE_CHUNK = 256  # new points whose (chunk, k, T) candidate path lengths are formed at once: the array's memory bound
 
 class GeodesicSolver(Solver):
     "Distances along shortest paths through the graph of trusted covariances (Sec. 2.4)."
     can_overwrite = True  # `solve(..., overwrite=True)` writes the distances into S, saving a T x T array
+    default_reference = "centroid"  # better than min-max for every geodesic variant (the settings notebook, Rule 6)
 
     def __init__(self, *,
                  n_neighbors:int|None=None, # trust each point's k strongest correlations (None: 7, when no threshold)
@@ -207,6 +155,30 @@ class GeodesicSolver(Solver):
 
     @property
     def graph(self): return "knn" if self.threshold is None else "threshold"
+
+    @property
+    def dimension_neighbors(self):
+        "k of the intrinsic-dimension estimate: the graph's k (`DEFAULT_NEIGHBORS` for a threshold graph or an unset k)."
+        return self.n_neighbors if self.graph == "knn" and self.n_neighbors is not None else DEFAULT_NEIGHBORS
+
+    def resolved(self, n_points, n_features, kernel):
+        "The graph: k capped at T - 1 (`DEFAULT_NEIGHBORS` when unset), or threshold='auto' at `GEODESIC_TOLERANCE`."
+        if self.threshold is None: self.set_params(n_neighbors=min(self.n_neighbors or DEFAULT_NEIGHBORS, n_points - 1))
+        else: self.set_params(threshold=resolved_threshold(self.threshold, n_features, kernel, GEODESIC_TOLERANCE))
+        return self
+
+    def resolved_with_dimension(self, intrinsic_dimension, n_components):
+        "path='auto' by `choose_path`."
+        if self.path == "auto": self.set_params(path=choose_path(intrinsic_dimension, n_components))
+        return self
+
+    def refines_when(self, intrinsic_dimension, n_components):
+        "Refine low-dimensional data that $M$ has room for: m-hat <= min(M + 1, `REFINE_MAX_DIMENSION`)."
+        return intrinsic_dimension <= min(n_components + 1, REFINE_MAX_DIMENSION)
+
+    def describe(self):
+        graph = f"{self.n_neighbors}-NN graph" if self.graph == "knn" else f"threshold {self.threshold:.3g}"
+        return ", ".join([super().describe(), graph, f"{self.path} paths"])
 
     def solve(self, S, kernel, n_components=None, overwrite:bool=False):
         "Path lengths through the trusted graph, kept for `relate`, and the squared distances they give (into `S` if `overwrite`)."
@@ -261,8 +233,8 @@ class GeodesicSolver(Solver):
         nearest, strength, trusted = self._trusted_of_new(rho)
         first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path), np.inf)
         lengths = np.empty((len(nearest), len(self.path_lengths_)))
-        for start in range(0, len(nearest), 256):  # chunks bound the (chunk, k, T) work array
-            block = slice(start, start + 256)
+        for start in range(0, len(nearest), RELATE_CHUNK):
+            block = slice(start, start + RELATE_CHUNK)
             lengths[block] = np.min(first_hop[block, :, None] + self.path_lengths_[nearest[block]], axis=1)
         # a copy of a fitted point (correlation 1, raised to at least sigma^2 by `covariance.coincide`) is that point: its
         # own stored paths, not a minimum that float32 rounding of the paths could tip towards a neighbour's
@@ -271,89 +243,3 @@ class GeodesicSolver(Solver):
         distances = lengths_to_distances(lengths, self.kernel_, self.path)
         if not for_refinement: return NewPoints(distances=distances)
         return NewPoints(distances=distances, neighbours=nearest, correlations=np.where(trusted, strength, 0.0))
-
-# %% ../nbs/geodesic.ipynb #c020
-def _check_square(S):
-    "Refuse anything but a square 2-D array (a memory map will do): a covariance between T points."
-    if not isinstance(S, np.ndarray) or S.ndim != 2 or S.shape[0] != S.shape[1]:
-        raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
-                         f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
-
-def _strongest_correlations(S, start, k):
-    "Each row of one band's k largest correlations with other points that are not copies of it, descending."
-    rho = _correlation_band(S, start, np.diag(S))
-    rho[np.arange(len(rho)), np.arange(start, start + len(rho))] = -np.inf
-    # a copy (correlation 1) is the same point again: at distance 0 it has no ratio, and duplicated rows would hide
-    # every point's neighbourhood (the estimate of X stacked on itself was infinite)
-    rho[rho >= COINCIDENT_CORRELATION] = -np.inf
-    return -np.sort(-np.partition(rho, rho.shape[1] - k, axis=1)[:, rho.shape[1] - k:], axis=1)
-
-def intrinsic_dimension(S, # (T, T) covariance or correlation
-                        kernel, # `Kernel` with the marginal variance set
-                        n_neighbors:int=7, # k: the distances to each point's k most correlated points are used
-                       ) -> float: # the estimated dimension (inf when every neighbour distance is the same)
-    "Levina–Bickel maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances."
-    _check_square(S)
-    T = S.shape[0]
-    if not 2 <= n_neighbors < T: raise ValueError(f"n_neighbors must be between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
-    diagonal = np.asarray(np.diag(S), dtype=np.float64)
-    if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
-        raise ValueError("S must have a positive, finite diagonal (every point's variance)")
-    strongest = np.concatenate([_strongest_correlations(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)])
-    squared = kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0))
-    squared = squared - squared[:, 0].min()  # the noise floor (see above)
-    radii = np.sqrt(squared[squared[:, 0] > 0])  # a point with a neighbour at distance 0 has no finite ratios
-    if len(radii) == 0: return float("inf")
-    mean_log_ratio = np.mean(np.log(radii[:, -1:] / radii[:, :-1]))
-    return float(1 / mean_log_ratio) if mean_log_ratio > 0 else float("inf")
-
-# %% ../nbs/geodesic.ipynb #c027
-def ball_growth(distances, # (m, T) distances from m sample points to all T points, each row holding the point's own 0
-                min_count:int=8, # k0: the smallest ball reaches the k0-th nearest other point
-                max_fraction:float=0.25, # the doubled radius's ball is taken from balls of at most this share of points
-               ) -> np.ndarray: # log2(|B(p, 2r)| / |B(p, r)|) for every sample point and radius, pooled
-    "Ball-growth exponents at the radii of each point's $k_0$-th, $2k_0$-th, $4k_0$-th, ... nearest neighbour."
-    distances = np.asarray(distances, dtype=np.float64)
-    if distances.ndim != 2: raise ValueError(f"distances must be a 2-D array (sample points x points), got shape {distances.shape}")
-    largest = max_fraction * distances.shape[1] / 2
-    counts = [min_count * 2 ** j for j in range(64) if min_count * 2 ** j <= largest]
-    if not counts:
-        raise ValueError(f"{distances.shape[1]} points are too few for balls of {min_count} points whose doubled radius "
-                         f"holds at most {max_fraction:g} of them; lower min_count")
-    ordered = np.sort(distances, axis=1)
-    radii = ordered[:, counts]  # column 0 is each point itself, so column k is its k-th nearest other point
-    inside = np.stack([(ordered <= radius[:, None]).sum(axis=1) for radius in radii.T], axis=1)
-    doubled = np.stack([(ordered <= 2 * radius[:, None]).sum(axis=1) for radius in radii.T], axis=1)
-    usable = radii > 0
-    return np.log2(doubled[usable] / inside[usable])
-
-def doubling_dimension(S, # (T, T) covariance or correlation; only the sampled rows are read (a memory map will do)
-                       kernel, # `Kernel` with the marginal variance set
-                       quantile:float=0.75, # which quantile of the ball-growth exponents
-                       n_sample:int=1000, # sample points whose balls are counted (all points when T is smaller)
-                       min_count:int=8, # k0 of `ball_growth`
-                       random_state=None, # seed of the sample (seed 0 when None)
-                      ) -> float: # the estimated doubling dimension
-    "A quantile of $\\log_2 |B(p,2r)|/|B(p,r)|$ over sample points and radii, in the distances $f^{-1}$ gives."
-    _check_square(S)
-    T = S.shape[0]
-    if not 0 <= quantile <= 1: raise ValueError(f"quantile must be in [0, 1], got {quantile!r}")
-    for name, value in (("n_sample", n_sample), ("min_count", min_count)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    sample = np.sort(check_random_state(0 if random_state is None else random_state).permutation(T)[:n_sample])
-    diagonal = np.asarray(np.diag(S), dtype=np.float64)
-    rows = np.asarray(S[sample], dtype=np.float64)
-    if not (np.all(np.isfinite(rows)) and np.all(np.isfinite(diagonal))):
-        raise ValueError("S contains NaN or infinite values")
-    if not np.all(diagonal > 0): raise ValueError("S must have a positive diagonal (every point's variance)")
-    rho = rows / np.outer(np.sqrt(diagonal[sample]), np.sqrt(diagonal))
-    squared = kernel.with_variance(1.0).inverse(np.clip(rho, np.finfo(float).tiny, 1.0))
-    squared[rho <= 0] = np.inf
-    squared[np.arange(len(sample)), sample] = np.inf
-    floor = squared.min(axis=1).min()  # the noise floor, as for `intrinsic_dimension`
-    if not np.isfinite(floor):
-        raise ValueError("no sampled point covaries positively with any other, so no distance can be inferred: "
-                         "an identity matrix looks like this")
-    squared[np.arange(len(sample)), sample] = floor
-    return float(np.quantile(ball_growth(np.sqrt(squared - floor), min_count), quantile))

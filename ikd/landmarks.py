@@ -12,14 +12,14 @@ from sklearn.utils import check_random_state
 from scipy import linalg
 from sklearn.utils.extmath import svd_flip
 
-from .covariance import COINCIDENT_CORRELATION, row_columns, row_products, rows_dot, rows_transposed_dot
-from .covariance import squared_norms as row_squared_norms
+from .covariance import COINCIDENT_CORRELATION, PreparedRows, as_rows, check_distinct_count
+from .validation import fixed_seed
 
 # %% auto #0
 __all__ = ['SCAN_BY_LISTS', 'COINCIDENT_RADIUS', 'FARTHEST_TIE', 'CONTENT_RESOLUTION', 'CONTENT_BLOCK', 'LANDMARK_RULES',
            'row_distances', 'RNet', 'first_centre', 'gonzalez', 'rnet', 'principal_coordinates',
            'randomized_coordinates', 'check_landmark_count', 'farthest_point_landmarks', 'random_landmarks',
-           'given_landmarks', 'choose_landmarks']
+           'given_landmarks', 'choose_landmarks', 'landmark_indices']
 
 # %% ../nbs/landmarks.ipynb #c008
 def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
@@ -28,12 +28,12 @@ def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
                   squared_norms=None, # (T,) the rows' squared norms, when already known
                  ): # distances from `rows[who]` to `rows[point]`
     "Euclidean distances to one row, each with the same rounding whichever rows are measured with it."
-    if squared_norms is None: squared_norms = row_squared_norms(rows)
+    rows = as_rows(rows)
+    if squared_norms is None: squared_norms = rows.squared_norms()
     if not isinstance(who, slice) and len(who) > len(rows) // 4:  # gathering most rows costs more than measuring all
         return row_distances(rows, slice(None), point, squared_norms)[who]
     chosen = rows if isinstance(who, slice) and who == slice(None) else rows[who]
-    if isinstance(rows, np.ndarray): inner = np.einsum("ij,j->i", chosen, rows[point])
-    else: inner = row_products(chosen, rows[[point]])[:, 0]
+    inner = chosen.products_with_row(rows[[point]])
     return np.sqrt(np.maximum(squared_norms[who] + squared_norms[point] - 2.0 * inner, 0.0))
 
 # %% ../nbs/landmarks.ipynb #c009
@@ -69,8 +69,7 @@ def _first_by_content(rows, # (T, N) points (an array or `SparseRows`)
     for start in range(0, rows.shape[1], CONTENT_BLOCK):
         if len(candidates) == 1: break
         columns = slice(start, start + CONTENT_BLOCK)
-        block = rows[candidates, columns] if isinstance(rows, np.ndarray) else rows[candidates].columns(columns)
-        key = np.round(block / resolution)
+        key = np.round(rows[candidates].columns(columns) / resolution)
         first = np.lexsort(key.T[::-1])[0]  # np.lexsort's last key is the primary one
         candidates = candidates[(key == key[first]).all(axis=1)]
     return int(candidates[0])  # rows still tied coincide at `resolution`: the same point whichever is taken
@@ -96,19 +95,19 @@ def first_centre(rows, # (T, N) points (an array or `SparseRows`)
                  squared_norms=None, # (T,) the rows' squared norms, when already known
                 ) -> int: # index of the row where Gonzalez's order starts
     "The row farthest from the rows' centroid, ties broken by content: a start that depends on the rows, not their order."
-    if squared_norms is None: squared_norms = row_squared_norms(rows)
+    rows = as_rows(rows)
+    if squared_norms is None: squared_norms = rows.squared_norms()
     T = len(rows)
-    centroid = rows_transposed_dot(rows, np.full((T, 1), 1.0 / T))[:, 0]
-    squared = squared_norms - 2.0 * rows_dot(rows, centroid[:, None])[:, 0] + centroid @ centroid
+    centroid = rows.transposed_dot(np.full((T, 1), 1.0 / T))[:, 0]
+    squared = squared_norms - 2.0 * rows.dot(centroid[:, None])[:, 0] + centroid @ centroid
     distance = np.sqrt(np.maximum(squared, 0.0))
     return _farthest(rows, np.arange(T), distance, float(distance.max()), float(squared_norms.max()))
 
-def _net_arguments(rows, radius, n_centres): # (rows as float64, most centres)
+def _net_arguments(rows, radius, n_centres): # (rows as `covariance.Rows`, most centres)
     "The checks `rnet` and `gonzalez` share."
-    if isinstance(rows, np.ndarray) or not hasattr(rows, "products"):  # `SparseRows` were checked when they were made
-        rows = np.asarray(rows, dtype=np.float64)
-        if rows.ndim != 2 or len(rows) == 0: raise ValueError(f"rows must be a non-empty 2-D array, got shape {rows.shape}")
-        if not np.all(np.isfinite(rows)): raise ValueError("rows contain NaN or infinite values")
+    rows = as_rows(rows)
+    if len(rows) == 0: raise ValueError(f"rows must be a non-empty 2-D array, got shape {rows.shape}")
+    if not rows.all_finite(): raise ValueError("rows contain NaN or infinite values")
     T = len(rows)
     if radius is None and n_centres is None: raise ValueError("give radius, n_centres or both")
     if radius is not None and not (np.isfinite(radius) and radius >= 0):
@@ -140,7 +139,7 @@ def gonzalez(rows, # (T, N) points (an array or `SparseRows`); the distance is E
     "Plain Gonzalez: every row measured against each new centre, T distances a centre; `rnet` returns the same net."
     rows, limit = _net_arguments(rows, radius, n_centres)
     T = len(rows)
-    squared_norms = row_squared_norms(rows)
+    squared_norms = rows.squared_norms()
     scale, first = float(squared_norms.max()), first_centre(rows, squared_norms)
     centres, insertion_radii = [first], [np.inf]
     distance, owner = row_distances(rows, slice(None), first, squared_norms), np.zeros(T, dtype=np.intp)
@@ -165,7 +164,7 @@ def rnet(rows, # (T, N) points (an array or `SparseRows`); the distance is Eucli
     "Gonzalez's farthest-point r-net, each step rescanning only the clusters of the farthest point's centre and its friends."
     rows, limit = _net_arguments(rows, radius, n_centres)
     T = len(rows)
-    squared_norms = row_squared_norms(rows)
+    squared_norms = rows.squared_norms()
     measure = lambda who, point: row_distances(rows, who, point, squared_norms)
     slack, zero, scale = 1 + 1e-9, _coincident_radius(squared_norms), float(squared_norms.max())
     centres, insertion_radii = np.empty(limit, dtype=np.intp), np.full(limit, np.inf)
@@ -216,18 +215,11 @@ def principal_coordinates(rows, # (T, N) rows: an array, or `covariance.SparseRo
                           random_state=None, # seeds the randomized SVD (seed 0 when None)
                          ): # (T, min(N, n_directions)) coordinates whose distances approximate the rows'
     "The rows' coordinates in their leading principal directions (the rows themselves when there are no more than that)."
-    if isinstance(rows, np.ndarray) or not hasattr(rows, "products"): rows = np.asarray(rows, dtype=np.float64)
+    rows = as_rows(rows)
     T, N = rows.shape
-    if n_directions is None or n_directions >= N: return row_columns(rows, slice(None))
-    if isinstance(rows, np.ndarray):
-        centred = rows - rows.mean(axis=0)
-        product, transposed_product = (lambda V: centred @ V), (lambda W: centred.T @ W)
-    else:  # the column-centred rows as an operator: R V - 1 (c^T V) and R^T W - c (1^T W)
-        column_mean = rows_transposed_dot(rows, np.ones((T, 1)))[:, 0] / T
-        product = lambda V: rows_dot(rows, V) - column_mean @ V
-        transposed_product = lambda W: rows_transposed_dot(rows, W) - np.outer(column_mean, W.sum(axis=0))
-    return randomized_coordinates(product, transposed_product, (T, N), n_directions,
-                                  0 if random_state is None else random_state)
+    if n_directions is None or n_directions >= N: return rows.columns(slice(None))
+    product, transposed_product = rows.column_centred()  # sparse rows stay uncentred: an operator, never formed
+    return randomized_coordinates(product, transposed_product, (T, N), n_directions, fixed_seed(random_state))
 
 def randomized_coordinates(product, # V (N, k) -> A V (T, k)
                            transposed_product, # W (T, k) -> A^T W (N, k)
@@ -273,7 +265,7 @@ def random_landmarks(n_points:int, # T
                      random_state=None, # seed 0 when None
                     ): # (L,) sorted indices
     "$L$ distinct points drawn uniformly."
-    rng = check_random_state(0 if random_state is None else random_state)
+    rng = check_random_state(fixed_seed(random_state))
     return np.sort(rng.choice(n_points, check_landmark_count(n_landmarks, n_points), replace=False))
 
 def given_landmarks(indices, # row indices chosen by the caller, e.g. `rnet(rows, n_centres=L).centres`
@@ -301,3 +293,29 @@ def choose_landmarks(rows, # (T, N) standardised rows
     if rule in ("farthest", "rnet"): return farthest_point_landmarks(rows, n_landmarks, random_state, friend_lists=rule == "rnet")
     if rule == "random": return random_landmarks(len(rows), n_landmarks, random_state)
     raise ValueError(f"landmarks must be one of {LANDMARK_RULES}, got {rule!r}")
+
+# %% ../nbs/landmarks.ipynb #a000
+def landmark_indices(prepared:PreparedRows, # the fit's rows, from `covariance.prepared_rows`
+                     landmarks, # a rule of `LANDMARK_RULES`, or indices of rows of X chosen by hand
+                     n_landmarks:int|None, # L (None: as many as the indices given)
+                     n_components:int, # M: a fit needs at least M + 2 landmarks
+                     kind:str, # "correlation" or "covariance": either way the landmarks are chosen in the correlation distance
+                     random_state=None, # seed of the rule (`choose_landmarks`)
+                    ): # (L,) indices into `prepared.rows`
+    "The landmarks of a fit: the indices given (copies of one row made one landmark), or those the rule picks."
+    rows, copy_of = prepared.rows, prepared.copy_of
+    if not isinstance(landmarks, str):
+        indices = given_landmarks(landmarks, len(rows) if copy_of is None else len(copy_of))
+        if n_landmarks is not None and n_landmarks != len(indices):
+            raise ValueError(f"n_landmarks={n_landmarks} but {len(indices)} landmark indices were given")
+        if copy_of is not None: indices = np.unique(copy_of[indices])  # copies given twice are one landmark
+        if len(indices) < n_components + 2:
+            raise ValueError(f"at least n_components + 2 = {n_components + 2} landmark indices are needed, got {len(indices)}")
+        return indices
+    if n_landmarks < n_components + 2:
+        raise ValueError(f"n_landmarks must be at least n_components + 2 = {n_components + 2}, got {n_landmarks}")
+    if n_landmarks >= len(rows): return np.arange(len(rows))
+    unit = rows if kind == "correlation" else as_rows(rows).normalised()
+    indices = choose_landmarks(unit, n_landmarks, landmarks, random_state)
+    check_distinct_count(len(indices), n_components)  # the net stops when every row is covered: as many as the distinct rows
+    return indices

@@ -4,7 +4,6 @@
 
 # %% ../nbs/lvm.ipynb #c002
 from __future__ import annotations
-import logging
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -21,15 +20,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
-from .solvers import logging_stages, stage
+from .logs import logger, logging_stages, stage
+from .validation import refuse_booleans
 
 # %% auto #0
-__all__ = ['LINEAR_SOLVERS', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS', 'GROUP_MIN_POINTS', 'logger',
-           'HARMONIC_SAMPLE', 'AMG_EIGEN_ABOVE', 'START_SPREADS', 'STOP_WINDOW', 'Pairs', 'pair_terms', 'log_far',
-           'far_odds', 'objective', 'second_moments', 'posterior_moments', 'LaplacianPattern', 'laplacian_pattern',
-           'means_system', 'multigrid_preconditioner', 'solve_means', 'update_variances', 'NeighbourGraph',
-           'nearest_neighbours', 'neighbour_graph', 'coarse_pairs', 'model_pairs', 'non_harmonic_columns', 'rms_radius',
-           'initial_state', 'em_iterations', 'fit_lvm', 'TractableLVM']
+__all__ = ['LINEAR_SOLVERS', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS', 'GROUP_MIN_POINTS',
+           'HARMONIC_SAMPLE', 'CANDIDATES_PER_DIMENSION', 'SPARE_CANDIDATES', 'AMG_EIGEN_ABOVE', 'START_SPREADS',
+           'STOP_WINDOW', 'Pairs', 'pair_terms', 'log_far', 'far_odds', 'objective', 'second_moments',
+           'posterior_moments', 'LaplacianPattern', 'laplacian_pattern', 'means_system', 'multigrid_preconditioner',
+           'solve_means', 'update_variances', 'NeighbourGraph', 'nearest_neighbours', 'neighbour_graph', 'coarse_pairs',
+           'model_pairs', 'non_harmonic_columns', 'rms_radius', 'initial_state', 'EMResult', 'LVMFit', 'em_iterations',
+           'fit_lvm', 'TractableLVM']
 
 # %% ../nbs/lvm.ipynb #c005
 @dataclass(frozen=True)
@@ -336,8 +337,6 @@ def model_pairs(X, graph:NeighbourGraph, coarse_levels:int, rng,
     return similar, dissimilar
 
 # %% ../nbs/lvm.ipynb #c025
-logger = logging.getLogger("ikd")
-
 HARMONIC_SAMPLE = 5000  # rows the harmonic test regresses on
 
 def non_harmonic_columns(vectors, # (n, m) eigenvectors, smoothest first
@@ -358,6 +357,9 @@ def non_harmonic_columns(vectors, # (n, m) eigenvectors, smoothest first
         chosen.append(remaining[int(np.argmax(unexplained))])
     return np.array(chosen)
 
+# the harmonic test chooses among the 3d + 4 smoothest eigenvectors: room for each wanted direction with two of its
+# harmonics (cos 2t, cos 3t) ranked before the next direction, and four more
+CANDIDATES_PER_DIMENSION, SPARE_CANDIDATES = 3, 4
 AMG_EIGEN_ABOVE = 5000  # larger near graphs get their eigenvectors from LOBPCG with pyamg, not shift-invert ARPACK
 START_SPREADS = ("overall", "local")
 
@@ -372,7 +374,7 @@ def initial_state(X, similar:Pairs, n_components:int, random_state,
     n = len(X)
     affinity = sparse.coo_matrix((similar.weight, (similar.first, similar.second)), shape=(n, n)).tocsr()
     affinity = affinity + affinity.T
-    n_candidates = min(n - 2, 3 * n_components + 4)
+    n_candidates = min(n - 2, CANDIDATES_PER_DIMENSION * n_components + SPARE_CANDIDATES)
     with np.errstate(all="ignore"):
         candidates = spectral_embedding(affinity, n_components=n_candidates, random_state=random_state, drop_first=True,
                                         eigen_solver="amg" if n > AMG_EIGEN_ABOVE else "arpack")
@@ -390,6 +392,23 @@ def initial_state(X, similar:Pairs, n_components:int, random_state,
 # %% ../nbs/lvm.ipynb #c048
 STOP_WINDOW = 10  # iterations over which the relative rise of zeta is measured: momentum makes single steps uneven
 
+@dataclass(frozen=True)
+class EMResult:
+    "Where EM ended, and how it got there."
+    means: np.ndarray  # (n, d) output means mu
+    variances: np.ndarray  # (n,) output variances sigma^2
+    history: np.ndarray  # zeta at the start and after every half-step (means, then variances)
+    restarts: int  # extrapolations dropped because they would have lowered zeta
+    path: dict  # iteration -> means, every `keep_every` iterations (empty when none are kept)
+
+@dataclass(frozen=True)
+class LVMFit(EMResult):
+    "The whole fit: EM's result and what it was built from."
+    graph: NeighbourGraph  # the neighbourhood graph of the inputs
+    similar: Pairs  # the pairs asserted near
+    dissimilar: Pairs  # the pairs asserted far
+    start: tuple  # ((n, d) means, (n,) variances) EM started from
+
 def em_iterations(means, variances, # the start
                   similar:Pairs, dissimilar:Pairs,
                   max_iter:int=400, # at most this many iterations
@@ -397,7 +416,7 @@ def em_iterations(means, variances, # the start
                   momentum:float=0.9, # heavy-ball weight of the last step taken by the means (0: plain EM)
                   linear_solver:str="direct", cg_tol:float=1e-7,
                   keep_every:int=0, # keep the means every this many iterations (0: none), to show the path EM takes
-                 ) -> dict: # means, variances, history (zeta at the start and after every half-step), restarts, path
+                 ) -> EMResult:
     "EM with safeguarded momentum on the means: an extrapolation that would lower zeta is dropped, the momentum restarted."
     # each state's pair terms are computed once and shared by zeta and the next update: two passes per iteration
     terms = lambda means, variances: (pair_terms(means, variances, similar), pair_terms(means, variances, dissimilar))
@@ -426,7 +445,7 @@ def em_iterations(means, variances, # the start
                 logger.info("iteration %4d  zeta %.6f  momentum restarts %d", iteration + 1, history[-1], restarts)
             rise = history[-1] - history[-1 - 2 * STOP_WINDOW] if iteration + 1 >= STOP_WINDOW else np.inf
             if rise <= tol * abs(history[-1]): break
-    return dict(means=means, variances=variances, history=np.array(history), restarts=restarts, path=path)
+    return EMResult(means, variances, np.array(history), restarts, path)
 
 def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
             n_components:int=2, n_neighbors:int=9, n_walk_steps:int=1, coarse_levels:int=1, max_iter:int=400,
@@ -434,7 +453,7 @@ def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
             random_state=None,
             spread:str="overall", into_groups:bool=True, repel_one_way:bool=False, # the earlier choices, to measure
             keep_every:int=0, # keep the means every this many iterations (`em_iterations`)
-           ) -> dict: # means, variances, objective history, restarts, path, graph, pairs, start
+           ) -> LVMFit:
     "The whole fit: graph, pairs, initial state, EM iterations."
     rng = np.random.default_rng(check_random_state(random_state).randint(2 ** 31))
     search_seed = int(rng.integers(2 ** 31))
@@ -445,7 +464,7 @@ def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
         start = initial_state(X, similar, n_components, rng.integers(2 ** 31), spread)
     with stage("EM iterations"):
         result = em_iterations(*start, similar, dissimilar, max_iter, tol, momentum, linear_solver, cg_tol, keep_every)
-    return dict(result, graph=graph, similar=similar, dissimilar=dissimilar, start=start)
+    return LVMFit(**vars(result), graph=graph, similar=similar, dissimilar=dissimilar, start=start)
 
 # %% ../nbs/lvm.ipynb #c027
 def _normalised(X): # (X scaled to unit RMS radius about the origin, the length it was divided by)
@@ -544,9 +563,7 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
            ):
         "Fit the model to `X`; the output means are in `embedding_`, their variances in `variances_`."
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        for name in ("n_components", "n_neighbors", "n_walk_steps", "coarse_levels", "max_iter"):
-            if isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name} must be an integer, got the boolean {getattr(self, name)!r}")
+        refuse_booleans(self, ("n_components", "n_neighbors", "n_walk_steps", "coarse_levels", "max_iter"))
         if np.all(np.ptp(X, axis=0) == 0): raise ValueError("all samples are identical: there is nothing to embed")
         # a canonical order (the fit does not depend on how the rows are given), in which copies of a row are adjacent
         order = np.lexsort(X.T[::-1])
@@ -569,16 +586,16 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
             result = fit_lvm(unit, self.n_components, n_neighbors, self.n_walk_steps, self.coarse_levels, self.max_iter,
                              self.tol, self.momentum, self.neighbors, self.linear_solver, self.cg_tol, self.random_state)
         with np.errstate(over="ignore", under="ignore"):
-            variances = result["variances"] * scale ** 2
+            variances = result.variances * scale ** 2
         if not np.all((variances > 0) & np.isfinite(variances)):
             raise ValueError(f"the output variances (squared lengths on the scale of X, whose RMS radius is {scale:.3g}) "
                              "fall outside float64's range: divide X by a constant")
-        self.embedding_, self.variances_ = result["means"][row_of] * scale, variances[row_of]
-        self.initial_embedding_ = result["start"][0][row_of] * scale
+        self.embedding_, self.variances_ = result.means[row_of] * scale, variances[row_of]
+        self.initial_embedding_ = result.start[0][row_of] * scale
         copies = sparse.csr_matrix((np.ones(len(X), dtype=np.int64), (np.arange(len(X)), row_of)), shape=(len(X), n))
-        self.edges_ = (copies @ result["graph"].edges @ copies.T).tocsr()
-        self.objective_history_ = result["history"]
-        self.n_iter_, self.momentum_restarts_ = (len(self.objective_history_) - 1) // 2, result["restarts"]
+        self.edges_ = (copies @ result.graph.edges @ copies.T).tocsr()
+        self.objective_history_ = result.history
+        self.n_iter_, self.momentum_restarts_ = (len(self.objective_history_) - 1) // 2, result.restarts
         return self
 
     def fit_transform(self, X, y=None):

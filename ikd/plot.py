@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .covariance import paired_products
-from .error import distance_error
+from .estimation_error import distance_error
 from .refine import stress_weights
 from .style import class_names, ordered_classes
 

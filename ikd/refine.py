@@ -12,11 +12,11 @@ from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import splu
 
 from .covariance import COINCIDENT_CORRELATION, correlations_at
-from .error import distance_error
+from .estimation_error import distance_error
 from .kernels import get_kernel
 
 # %% auto #0
-__all__ = ['stress_weights', 'refine_embedding', 'refine_new_points']
+__all__ = ['DUPLICATE_WEIGHT_CAP', 'STEP_RIDGE', 'stress_weights', 'refine_embedding', 'refine_new_points']
 
 # %% ../nbs/refine.ipynb #c005
 def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
@@ -33,6 +33,15 @@ def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
     # a copy (correlation 1) is the same point: its target is 0, not the sqrt(f^-1(1 - 1e-12)) ~ 1e-6 that the clip leaves,
     # which the copy's huge weight would enforce, pulling duplicated rows 1e-6 apart
     return np.where(s >= COINCIDENT_CORRELATION, 0.0, np.sqrt(d)), weights
+
+DUPLICATE_WEIGHT_CAP = 1e6  # an exact duplicate (s = 1) has an infinite predicted precision: no weight exceeds this many
+# typical weights, far above any pair the data can tell apart, yet finite
+STEP_RIDGE = 1e-10  # times V's largest diagonal entry: enough to factor the singular V, too small to change a step measurably
+
+def _capped(weights, # stress weights
+            typical, # the typical weight they are capped against (broadcast against `weights`)
+           ): # the weights, none above `DUPLICATE_WEIGHT_CAP` times the typical one
+    return np.minimum(weights, DUPLICATE_WEIGHT_CAP * typical)
 
 def _unordered_pairs(rows, cols, targets, weights, n_points):
     "Each unordered pair once: weights of its listings summed, targets their weighted mean (the same stress, up to a constant)."
@@ -68,8 +77,7 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     kept = (weights > 0) & (rows != cols)
     rows, cols, targets, weights = rows[kept], cols[kept], targets[kept], weights[kept]
     if weights.size == 0: return Y
-    # exact duplicates (s = 1) get an infinite predicted precision; cap far above the typical pair
-    weights = np.minimum(weights, 1e6 * np.median(weights))
+    weights = _capped(weights, np.median(weights))
     # the solvers list each pair in both directions: once per pair halves every step's work
     if edges is not None: rows, cols, targets, weights = _unordered_pairs(rows, cols, targets, weights, T)
     W = sparse.csr_matrix((np.r_[weights, weights], (np.r_[rows, cols], np.r_[cols, rows])), shape=(T, T))
@@ -78,7 +86,7 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     # solving for the step rather than the new positions keeps each component where it was. The ridge also magnifies
     # rounding along that null space, so each step is centred per component: the result does not drift with rounding.
     # V is symmetric: SuperLU's symmetric mode (ordering on V + V^T, diagonal pivots) fills in half as much as its default
-    factor = splu((V + 1e-10 * V.diagonal().max() * sparse.eye(T)).tocsc(), permc_spec="MMD_AT_PLUS_A",
+    factor = splu((V + STEP_RIDGE * V.diagonal().max() * sparse.eye(T)).tocsc(), permc_spec="MMD_AT_PLUS_A",
                   diag_pivot_thresh=0.0, options=dict(SymmetricMode=True))
     n_parts, part = connected_components(W, directed=False)
     component_means = sparse.csr_matrix((1.0 / np.bincount(part)[part], (part, np.arange(T))), shape=(n_parts, T))
@@ -127,7 +135,7 @@ def refine_new_points(points, # (n, M) starting positions of new points, e.g. fr
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # rows without a usable correlation have no median
         typical = np.nanmedian(np.where(weights > 0, weights, np.nan), axis=1, keepdims=True)
-    weights = np.minimum(weights, 1e6 * np.nan_to_num(typical))
+    weights = _capped(weights, np.nan_to_num(typical))
     total = weights.sum(axis=1, keepdims=True)
     scale = np.std(embedding) + np.finfo(float).tiny
     # each point stops on its own, so a point's result does not depend on which other points are transformed with it

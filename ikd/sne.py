@@ -13,6 +13,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import validate_data
 
+from .validation import refuse_booleans
+
 # %% auto #0
 __all__ = ['MOMENTUM_SWITCH', 'DIVERGENCE', 'conditional_probabilities', 'entropy_term', 'sne_cost_gradient', 'check_descending',
            'descend', 'unit_scaled', 'SNE']
@@ -203,9 +205,7 @@ class SNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                       y=None, # ignored
                      ): # (T, n_components) the map
         "Fit SNE to `X` and return the map."
-        for name in self._integer_parameters:
-            if isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name} must be an integer, got the boolean {getattr(self, name)!r}")
+        refuse_booleans(self, self._integer_parameters)
         X = unit_scaled(validate_data(self, X, dtype=np.float64, ensure_min_samples=2))
         if len(X) - 1 <= self.perplexity:
             raise ValueError(f"perplexity must be less than T - 1 = {len(X) - 1}, got {self.perplexity}: "

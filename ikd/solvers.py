@@ -4,22 +4,20 @@
 
 # %% ../nbs/solvers.ipynb #c002
 from __future__ import annotations
-import logging
-import time
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
 from .covariance import ROW_BLOCK, correlation_matrix, new_correlations
+from .estimation_error import choose_threshold
 from .kernels import Kernel
 
 # %% auto #0
-__all__ = ['WEAKEST_SHARE', 'ZERO_COVARIANCE', 'FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'logger', 'Solution', 'NewPoints',
-           'Solver', 'distances_from_covariance', 'covariance_floor', 'floored_distances', 'FullSolver', 'stage',
-           'logging_stages']
+__all__ = ['WEAKEST_SHARE', 'ZERO_COVARIANCE', 'FULL_REFINE_ANCHORS', 'FULL_SPREAD_WARNING', 'FULL_SPREAD_ROWS', 'Solution',
+           'NewPoints', 'Solver', 'resolved_threshold', 'distances_from_covariance', 'covariance_floor',
+           'floored_distances', 'FullSolver']
 
 # %% ../nbs/solvers.ipynb #c005
 @dataclass(frozen=True)
@@ -42,6 +40,8 @@ class Solver(BaseEstimator):
     "The solver stage of IKD: a covariance matrix to squared latent distances (or an embedding), new points to the fitted ones."
     embeds = False  # True for a solver whose `solve` returns an embedding instead of distances
     can_overwrite = False  # True for a solver whose `solve` takes `overwrite=True`: S may then hold its distances
+    default_reference = "min_max"  # the reference rule of g(D) that reference="auto" means for this solver
+    dimension_neighbors = None  # k of the intrinsic-dimension estimate its 'auto' rules read; None: they read none
 
     def solve(self,
               S, # (T, T) covariance or correlation matrix
@@ -59,6 +59,44 @@ class Solver(BaseEstimator):
               ) -> NewPoints:
         "How new points relate to the fitted ones: distances to triangulate, or positions; and their refinement anchors."
         raise NotImplementedError
+
+    def resolved(self,
+                 n_points:int, # T, the number of points fitted
+                 n_features:int|None, # N (None for a precomputed covariance)
+                 kernel:Kernel, # the kernel, with the marginal variance set
+                ) -> Solver: # this solver, its options that depend on the data's size resolved in place
+        "Resolve the 'auto' (or unset) options that depend on the data's size; by default there are none."
+        return self
+
+    def resolved_with_dimension(self,
+                                intrinsic_dimension:float, # m-hat, estimated from `dimension_neighbors` neighbours
+                                n_components:int, # M
+                               ) -> Solver: # this solver, its options that depend on m-hat resolved in place
+        "Resolve the 'auto' options that depend on the intrinsic dimension; by default there are none."
+        return self
+
+    def refines_when(self,
+                     intrinsic_dimension:float|None, # m-hat (None when not estimated)
+                     n_components:int, # M
+                    ) -> bool:
+        "Whether `refine='auto'` refines this solver's fit; by default it does not."
+        return False
+
+    def describe(self) -> str:
+        "The solver and its resolved options, in one line."
+        return type(self).__name__
+
+# %% ../nbs/solvers.ipynb #n001
+def resolved_threshold(threshold, # a number in (0, 1), or "auto"
+                       n_features:int|None, # N (None for a precomputed covariance)
+                       kernel:Kernel, # the kernel, with the marginal variance set
+                       tolerance:float, # tau of `estimation_error.choose_threshold`: each solver has its own
+                      ) -> float: # s0 on the correlation scale
+    "A solver's threshold $s_0$: the number given, or for `'auto'` the one `estimation_error.choose_threshold` derives from $N$."
+    if threshold != "auto": return float(threshold)
+    if n_features is None:
+        raise ValueError("threshold='auto' needs the number of features; give a number with covariance='precomputed'")
+    return choose_threshold(n_features, kernel, tolerance=tolerance)
 
 # %% ../nbs/solvers.ipynb #c009
 def distances_from_covariance(S, # (T, T) symmetric covariance
@@ -103,6 +141,7 @@ def floored_distances(S, # (T, T) symmetric covariance
 # %% ../nbs/solvers.ipynb #c011
 FULL_REFINE_ANCHORS = 64  # fitted points a new point is refined against by the full solver: its most correlated ones
 FULL_SPREAD_WARNING = 1e4  # largest / median distance above which the full solver warns that a few pairs dominate
+FULL_SPREAD_ROWS = 256  # rows whose distances give that median: 256 T values settle a median, without a T x T copy
 
 class FullSolver(Solver):
     "Algorithm 1: every correlation inverted; those below the floor $s_0$ (non-positive ones too) read as $f^{-1}(s_0)$."
@@ -114,8 +153,8 @@ class FullSolver(Solver):
         self.floor_ = covariance_floor(rho, zero=ZERO_COVARIANCE)
         D = floored_distances(rho, kernel.with_variance(1.0), self.floor_)
         self.kernel_, self.max_distance_ = kernel, D.max()
-        # the median from every row of a fixed sample of at most 256 rows: no T x T copy for one number
-        sample = np.unique(np.linspace(0, len(D) - 1, min(len(D), 256)).astype(int))
+        # the median from every row of a fixed, evenly spaced sample of rows
+        sample = np.unique(np.linspace(0, len(D) - 1, min(len(D), FULL_SPREAD_ROWS)).astype(int))
         off_diagonal = np.delete(D[sample], sample + len(D) * np.arange(len(sample)))
         spread = self.max_distance_ / max(np.median(off_diagonal), np.finfo(float).tiny)
         if spread > FULL_SPREAD_WARNING:
@@ -131,33 +170,3 @@ class FullSolver(Solver):
         k = min(FULL_REFINE_ANCHORS, S_new.shape[1])
         anchors = np.argpartition(-rho, k - 1, axis=1)[:, :k]
         return NewPoints(distances=distances, neighbours=anchors, correlations=np.take_along_axis(rho, anchors, axis=1))
-
-# %% ../nbs/solvers.ipynb #c015
-logger = logging.getLogger("ikd")
-
-@contextmanager
-def stage(name:str, # what the stage does, e.g. "paths"
-         ):
-    "Run the body as one named stage of a fit and log its wall time at INFO level on the `ikd` logger."
-    start = time.perf_counter()
-    yield
-    logger.info("%-12s %8.3f s", name, time.perf_counter() - start)
-
-@contextmanager
-def logging_stages(enabled:bool=True, # False: leave the logger as it is
-                  ):
-    "Show the `ikd` logger's INFO records on standard error for the duration of the body (IKD's `verbose=True`)."
-    if not enabled:
-        yield
-        return
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("[ikd] %(message)s"))
-    level, propagate = logger.level, logger.propagate
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False  # the record is shown once, here, not again by a handler of the application's
-    try: yield
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-        logger.propagate = propagate

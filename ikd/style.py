@@ -8,22 +8,19 @@ import re
 
 import numpy as np
 
+from .baselines import METHODS
+
 # %% auto #0
-__all__ = ['IKD_STYLE', 'METHOD_COLOURS', 'METHOD_MARKERS', 'READABLE_NAMES', 'METHOD_ORDER', 'FASHION_MNIST_CLASSES', 'label',
+__all__ = ['IKD_EMPHASIS', 'BASELINE_WEIGHT', 'UNREGISTERED_LOOK', 'READABLE_NAMES', 'FASHION_MNIST_CLASSES', 'label',
            'method_style', 'sorted_methods', 'plot_methods', 'method_legend', 'class_names', 'ordered_classes',
            'scatter_grid']
 
 # %% ../nbs/style.ipynb #c005
-IKD_STYLE = dict(color="black", marker="o", lw=2.6, ms=5, zorder=5)  # drawn above the baselines
-METHOD_COLOURS = {"pca": "#1f77b4", "kpca": "#17becf", "le": "#2ca02c", "isomap": "#ff7f0e", "mds": "#8c564b",
-                  "lle": "#bcbd22", "tsne": "#9467bd", "umap": "#e377c2", "gplvm": "#d62728", "vae": "#7f7f7f"}
-METHOD_MARKERS = {"pca": "s", "kpca": "D", "le": "^", "isomap": "v", "mds": "<", "lle": ">", "tsne": "P", "umap": "X",
-                  "gplvm": "h", "vae": "*"}
+IKD_EMPHASIS = dict(lw=2.6, ms=5, zorder=5)  # IKD's line is drawn thicker than the baselines' and above them
+BASELINE_WEIGHT = dict(lw=1.2, ms=4)  # every other method
+UNREGISTERED_LOOK = dict(color="0.5", marker="o")  # a key that is not in `baselines.METHODS`
 
-READABLE_NAMES = {
-    # methods
-    "ikd": "IKD", "pca": "PCA", "kpca": "kernel PCA", "le": "Laplacian eigenmaps", "isomap": "Isomap",
-    "mds": "classical MDS", "lle": "LLE", "tsne": "t-SNE", "umap": "UMAP", "gplvm": "GPLVM", "vae": "VAE",
+READABLE_NAMES = {  # methods take their names from `baselines.METHODS`
     # scores and settings
     "r2": "$R^2$ (affine fit to the true latent)", "silhouette": "silhouette score", "seconds": "fit time (s)",
     "n_components": "latent dimension $M$", "n_features": "observed dimension $N$", "n_points": "data points $T$",
@@ -38,22 +35,23 @@ def label(name:str, # a method, score, setting, kernel or data-set key, e.g. "kn
     "The reader's name for a key of the experiment tables; unknown keys come back unchanged."
     knn = re.fullmatch(r"knn_(\d+)(_shuffled)?", name)
     if knn: return f"{knn[1]}-NN accuracy" + (" (shuffled folds)" if knn[2] else "")
+    if name in METHODS: return METHODS[name].name
     return READABLE_NAMES.get(name, name)
 
 def method_style(method:str, # a method key of `baselines.METHODS`
                  **overrides, # matplotlib keywords that win over the house style
                 ) -> dict: # colour, marker, line width, label (and z-order for IKD)
     "Matplotlib keywords that draw `method` the same way in every figure."
-    base = dict(IKD_STYLE) if method == "ikd" else dict(color=METHOD_COLOURS.get(method, "0.5"),
-                                                        marker=METHOD_MARKERS.get(method, "o"), lw=1.2, ms=4)
-    return {**base, "label": label(method), **overrides}
+    registered = METHODS.get(method)
+    look = dict(color=registered.colour, marker=registered.marker) if registered else UNREGISTERED_LOOK
+    weight = IKD_EMPHASIS if method == "ikd" else BASELINE_WEIGHT
+    return {**look, **weight, "label": label(method), **overrides}
 
 # %% ../nbs/style.ipynb #c009
-METHOD_ORDER = ("ikd", "pca", "kpca", "le", "isomap", "mds", "lle", "tsne", "umap", "gplvm", "vae")
-
 def sorted_methods(methods) -> list:
-    "Methods in the house order (IKD first), unknown ones last."
-    return sorted(set(methods), key=lambda m: (METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER), m))
+    "Methods in the registry's order (IKD first), keys it does not hold last."
+    order = list(METHODS)
+    return sorted(set(methods), key=lambda m: (order.index(m) if m in order else len(order), m))
 
 def plot_methods(ax, # matplotlib axes
                  rows:list, # result rows: dicts holding "method", `x` and `y`

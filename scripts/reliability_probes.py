@@ -25,7 +25,7 @@ from sklearn.datasets import load_digits, make_blobs
 from ikd import IKD
 from ikd.covariance import sample_covariance
 from ikd.datasets import gp_observations, ou_latent
-from ikd.geodesic import doubling_dimension
+from ikd.dimension import doubling_dimension
 from ikd.kernels import get_kernel
 from ikd.metrics import affine_r2, knn_accuracy
 

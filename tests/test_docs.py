@@ -2,6 +2,7 @@
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def open_page(site, name, tmp_path):
     url = (site / name).as_uri()
     common = [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
     dom = subprocess.run([*common, "--dump-dom", url], capture_output=True, text=True, timeout=120, check=True).stdout
-    shots = site / "screenshots"
+    shots = ROOT / "_screenshots"  # beside the site, not in it: the published copy carries no screenshots
     shots.mkdir(exist_ok=True)
     shot = shots / name.replace(".html", ".png")
     subprocess.run([*common, "--window-size=1280,2000", f"--screenshot={shot}", url], capture_output=True, timeout=120,
@@ -91,6 +92,23 @@ def test_every_figure_has_alt_text_and_no_link_leaves_the_copy(site):
         text = re.sub(r"<[^>]+>", "", html)
         assert not re.search(r"\[`[^`]+`\]\(http", text), f"{page.name}: raw Markdown link left in the text"
         assert "ikd-dev.github.io" not in html and "github.com/ikd-dev" not in html, f"{page.name}: absolute link"
+
+
+def test_no_dead_link_on_the_site(site):
+    "LinkChecker follows every link from the home page through the whole site (internal links only: no network here)."
+    import os
+    import tempfile
+    # LinkChecker run as root drops to the user nobody, who must be able to read the copy it checks
+    copy = Path(tempfile.mkdtemp(prefix="ikd_site_")) / "site"
+    shutil.copytree(site, copy)
+    for folder in [copy.parent, *(path for path in copy.rglob("*") if path.is_dir()), copy]: os.chmod(folder, 0o755)
+    for file in (path for path in copy.rglob("*") if path.is_file()): os.chmod(file, 0o644)
+    linkchecker = Path(sys.executable).with_name("linkchecker")  # the one installed with the dev requirements
+    run = subprocess.run([str(linkchecker), "--no-status", "--no-warnings", "--no-robots", (copy / "index.html").as_uri()],
+                         capture_output=True, text=True, timeout=600)
+    shutil.rmtree(copy.parent)
+    errors = re.findall(r"^URL\s+`([^']+)'\s*\n(?:.*\n)*?Parent URL (\S+)", run.stdout, re.M)
+    assert run.returncode == 0 and " 0 errors found" in run.stdout, f"dead links (URL, page): {errors}\n{run.stdout[-2000:]}"
 
 
 def test_getting_started_leads_and_estimator_page_tables_every_parameter(site, tmp_path):

@@ -1,10 +1,10 @@
-"""The doubling dimension (`geodesic.doubling_dimension`, `geodesic.ball_growth`) on sets of known dimension."""
+"""The doubling dimension (`dimension.doubling_dimension`, `dimension.ball_growth`) on sets of known dimension."""
 import numpy as np
 import pytest
 from sklearn.datasets import make_swiss_roll
 from sklearn.metrics import euclidean_distances
 
-from ikd.geodesic import ball_growth, doubling_dimension, intrinsic_dimension
+from ikd.dimension import ball_growth, doubling_dimension, intrinsic_dimension
 from ikd.kernels import get_kernel
 
 SE = get_kernel("squared_exponential")

@@ -302,3 +302,44 @@ def test_model_saved_for_transform_is_smaller_and_transforms_identically(gp_data
     if not precomputed:
         with pytest.raises(ValueError, match="for_transform"):
             loaded.inverse_transform(np.zeros((1, 2)))
+
+
+
+def _transform_outcome(model, X):
+    "What `transform` gives: the coordinates, or the error it raises (a warning counted as an error)."
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try: return model.transform(X)
+        except Exception as error: return f"{type(error).__name__}: {error}"
+
+
+def _same_outcome(a, b, X):
+    first, second = _transform_outcome(a, X), _transform_outcome(b, X)
+    return type(first) is type(second) and np.array_equal(first, second)
+
+
+@pytest.mark.parametrize("precomputed", [False, True], ids=["rows", "precomputed"])
+def test_for_transform_keeps_exactly_what_transform_reads(gp_data, precomputed):
+    """`FOR_TRANSFORM` lists what `transform` reads: the copy transforms as the model does and holds nothing else, and
+    without any one listed attribute transform breaks (it fails, or no longer refuses what the model refuses)."""
+    import pandas as pd
+    from ikd.estimator import FOR_TRANSFORM
+    X, _ = gp_data
+    data = np.corrcoef(X)[:, :250] if precomputed else X
+    named = pd.DataFrame(data, columns=[f"f{i}" for i in range(data.shape[1])])
+    kind = "precomputed" if precomputed else "correlation"
+    # each model with its new points, and new points with a feature missing (named columns: feature_names_in_)
+    cases = [(IKD(2, random_state=0, covariance=kind).fit(fitted), [new, new.iloc[:, :-1] if hasattr(new, "iloc") else new[:, :-1]])
+             for fitted, new in ((named.iloc[:250], named.iloc[250:]), (data[:250], data[250:]))]
+    for model, inputs in cases:
+        compact = model.for_transform()
+        assert all(_same_outcome(compact, model, X_new) for X_new in inputs)
+        kept = {name for name in vars(compact) if name not in compact.get_params()}
+        assert kept == {name for name in FOR_TRANSFORM if hasattr(model, name)} | {"_row_location", "_row_scale", "_decoder"}
+    for name in FOR_TRANSFORM:
+        def stripped(model):
+            compact = model.for_transform()
+            delattr(compact, name)
+            return compact
+        assert any(not _same_outcome(stripped(model), model, X_new) for model, inputs in cases if hasattr(model, name)
+                   for X_new in inputs), f"transform does not read {name}"

@@ -24,7 +24,7 @@ def test_cache_resumes_and_skips_a_cut_off_line(tmp_path):
 
 def test_a_failing_method_is_recorded_not_dropped(monkeypatch):
     def broken(X, n_components, random_state, **options): raise np.linalg.LinAlgError("singular neighbourhood")
-    monkeypatch.setitem(baselines.METHODS, "broken", broken)
+    monkeypatch.setitem(baselines.METHODS, "broken", baselines.Method("broken", broken, "a broken method", "#000080", "$b$"))
     rows = synthetic_trial("gp", 20, seed=0, methods=["broken", "pca"], n_points=60)
     assert np.isnan(rows[0]["r2"]) and "singular neighbourhood" in rows[0]["error"]
     assert np.isfinite(rows[1]["r2"]) and rows[1]["error"] == ""

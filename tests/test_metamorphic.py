@@ -30,7 +30,7 @@ from scipy.spatial import procrustes
 from sklearn.base import clone
 from threadpoolctl import threadpool_limits
 
-import ikd.geodesic
+import ikd.shortest_paths
 from ikd import IKD
 from ikd.blockwise import BlockwiseSolver
 from ikd.datasets import gp_observations, ou_latent
@@ -276,7 +276,7 @@ def test_one_and_many_blas_threads_agree(name):
 
 @pytest.mark.parametrize("name", IKD_CONFIGS)
 def test_one_and_all_jobs_agree(name, monkeypatch):
-    monkeypatch.setattr(ikd.geodesic, "MIN_SOURCES", 20)  # fork shortest-path workers even at T = 150
+    monkeypatch.setattr(ikd.shortest_paths, "MIN_SOURCES", 20)  # fork shortest-path workers even at T = 150
     X = train(name)
     serial = fit(make(name).set_params(n_jobs=1), X).embedding_
     parallel = fit(make(name).set_params(n_jobs=-1), X).embedding_

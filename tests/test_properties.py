@@ -9,7 +9,7 @@ from ikd.datasets import gp_observations, medium_latent
 from ikd.covariance import sample_covariance
 from ikd.decompose import decompose
 from ikd.refine import refine_embedding, stress_weights
-from ikd.geodesic import intrinsic_dimension
+from ikd.dimension import intrinsic_dimension
 from ikd.gram import gram
 from ikd.kernels import get_kernel
 from ikd.metrics import affine_r2, rigid_align

@@ -13,7 +13,7 @@ from ikd import IKD
 from ikd.blockwise import BlockwiseSolver
 from ikd.covariance import sample_covariance
 from ikd.datasets import gp_observations, ou_latent
-from ikd.geodesic import doubling_dimension
+from ikd.dimension import doubling_dimension
 from ikd.kernels import get_kernel
 from ikd.metrics import affine_r2
 
