@@ -9,16 +9,17 @@ M = 3 on the GP benchmark (its latent dimension) and M = 2 on the real data. The
 IKD_DATA names.
 Each map is scored by `metrics.structure_scores` (pairwise scores on a seeded subset of --max-points points), 5-NN
 accuracy under the paper's unshuffled folds and under shuffled ones (real data), and the affine R^2 against the true
-latent (GP benchmark). The starting-map variants run t-SNE (openTSNE), UMAP and PaCMAP from PCA's map and from IKD's
-(IKD's defaults; its landmark fit on the 70 000-image sets) besides their own default start.
+latent (GP benchmark). The starting-map variants run t-SNE (openTSNE), UMAP, PaCMAP and Saul's LVM from PCA's map and
+from IKD's (IKD's defaults; its landmark fit on the 70 000-image sets) besides their own default start; on the
+70 000-image sets the structure page runs them for all but Saul's LVM (give --methods to choose).
 Each (data set, method) is one trial cached in <results-dir>/structure/cache/<data set>-<method>.jsonl, so a rerun
 resumes; its map is kept in <results-dir>/structure/embeddings/. The scores go to <results-dir>/structure.csv: the
 rows of the (data set, method) pairs run are replaced, the others kept. --max-rows N runs on a seeded subset of N rows
 (a check of the large sets at small size; give another --results-dir for it). --quick: 300 digits, four methods, in a
 temporary folder unless --results-dir names one.
 Every library runs single-threaded unless OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS or NUMBA_NUM_THREADS
-say otherwise. The fit times are wall times of one fit, after a fit of the same method on 200 random points (numba's
-compilation is paid once per process, not in the time).
+say otherwise. The fit times are wall times of one fit; a method with numba code is first fitted on 200 and on 5000
+random points, so that its compilation (once per process) is not in the time.
 """
 import os
 
@@ -61,7 +62,7 @@ def landmark_options(n_points): return {"n_landmarks": min(MAX_LANDMARKS, n_poin
 
 
 # the option through which each method takes a starting map
-START_OPTION = {"opentsne": "initialization", "umap": "init", "pacmap": "init"}
+START_OPTION = {"opentsne": "initialization", "umap": "init", "pacmap": "init", "saul_lvm": "init"}
 
 VARIANTS = {
     "ikd": Variant("ikd"),
@@ -136,10 +137,22 @@ def embedding_path(results_dir, dataset, name, max_rows):
     return Path(results_dir) / "structure" / "embeddings" / f"{dataset}{'' if max_rows is None else f'-{max_rows}'}-{name}.npy"
 
 
+# methods with numba code, compiled at a process's first call of each code path: UMAP takes one path below 4096 rows
+# (exact neighbours) and another from there on (pynndescent, which the 70 000-image fits run), so it is warmed on both
+COMPILED = ("umap", "pacmap", "trimap", "saul_lvm")
+WARM_UP_ROWS = (200, 5000)
+# Saul's LVM compiles only its approximate neighbour search (pynndescent, above 40 000 rows): asked for it, with two EM
+# iterations (numpy code, nothing to compile; 400 on random points took minutes)
+WARM_UP_OPTIONS = {"saul_lvm": {"neighbors": "approximate", "max_iter": 2}}
+
+
 @functools.cache
 def warm_up(method, n_components):
-    "Fit `method` once on 200 random points, so that the timed fit does not pay numba's one-off compilation."
-    timed_embed(method, np.random.default_rng(0).normal(size=(200, 10)), n_components, random_state=0)
+    "Fit a compiled method on random points of both sizes, so that the timed fit does not pay numba's compilation."
+    if method not in COMPILED: return
+    for rows in WARM_UP_ROWS:
+        timed_embed(method, np.random.default_rng(0).normal(size=(rows, 10)), n_components, random_state=0,
+                    **WARM_UP_OPTIONS.get(method, {}))
 
 
 def trial(dataset, method, n_components, max_rows, max_points, seed, results_dir):
@@ -198,7 +211,7 @@ def main():
     csv = Path(args.results_dir) / "structure.csv"
     run = {(r["dataset"], r["variant"]) for r in rows}
     kept = [r for r in read_csv(csv) if (r["dataset"], r["variant"]) not in run] if csv.exists() else []
-    write_csv(kept + rows, csv)
+    write_csv(sorted(kept + rows, key=lambda r: (DATASETS.index(r["dataset"]), list(VARIANTS).index(r["variant"]))), csv)
     shown = ["seconds", "knn_5", "r2", "trustworthiness", "continuity", "steadiness", "cohesiveness", "spearman_rho",
              "triplet_accuracy", "centroid_rank_correlation"]
     table = pd.DataFrame(rows).set_index(["dataset", "variant"])[shown]

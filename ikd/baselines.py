@@ -50,9 +50,9 @@ def _umap(X, n_components, random_state, **options):
     import umap
     return umap.UMAP(n_components=n_components, random_state=random_state, **options).fit_transform(X)
 
-def _pacmap(X, n_components, random_state, **options):
+def _pacmap(X, n_components, random_state, init=None, **options): # init: a starting map, or "pca" / "random"
     import pacmap
-    return pacmap.PaCMAP(n_components=n_components, random_state=random_state, **options).fit_transform(X)
+    return pacmap.PaCMAP(n_components=n_components, random_state=random_state, **options).fit_transform(X, init=init)
 
 def _trimap(X, n_components, random_state, **options):
     import numba

@@ -161,6 +161,7 @@ def structure_scores(X, # (T, N) data
     "Local, cluster and global structure of the map `Z` of `X`: ZADU's scores, random-triplet accuracy and centroid rank correlation."
     from zadu import ZADU, ExecutionConfig  # the structure extra
     X, Z = _paired_points(X, Z)
+    if labels is not None and len(labels) != len(X): raise ValueError(f"{len(labels)} labels for {len(X)} points")
     order = _content_order(X, Z, random_state)
     X, Z = X[order], Z[order]
     specs = [{"id": "tnc", "params": {"k": n_neighbors}}, {"id": "mrre", "params": {"k": n_neighbors}},

@@ -1,5 +1,5 @@
 """Make the built site's links work for a reader of this copy: relative links between pages, no links to hosts that
-serve nothing yet.
+serve nothing yet; and let a reader click a figure to see it at full size.
 
 Usage: python scripts/tidy_site.py _site
 
@@ -7,6 +7,9 @@ nbdev writes two kinds of absolute links from settings.ini: doc links (`doc_host
 backticks, which inside a signature's comments stay raw Markdown text, and "source" links into `git_url`. The doc
 links become relative HTML links (rendered, also inside signatures); the source links are dropped, since the code is
 in the reader's checkout (`ikd/<module>.py`, generated from the notebook the page shows).
+
+A multi-panel figure shrunk to the text column has small labels; a click on any figure of a cell's output shows it at
+its own size over the page (the `ikd-zoomed` class of nbs/styles.css), a second click puts it back.
 """
 import configparser
 import re
@@ -24,6 +27,21 @@ def tidy(html, site_url, git_url):
     return re.sub(r'<p><a href="' + re.escape(git_url) + r'[^"]*"[^>]*>source</a></p>\n?', "", html)
 
 
+ZOOM = """<script>
+document.querySelectorAll(".cell-output img").forEach((img) => {
+  img.classList.add("ikd-zoomable");
+  img.title = "click to enlarge";
+  img.addEventListener("click", () => img.classList.toggle("ikd-zoomed"));
+});
+</script>
+"""
+
+
+def with_zoom(html):
+    "The page with figures that enlarge on a click (once, however often the site is tidied)."
+    return html if "ikd-zoomable" in html else html.replace("</body>", ZOOM + "</body>", 1)
+
+
 def main():
     site = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_site")
     settings = configparser.ConfigParser()
@@ -31,7 +49,7 @@ def main():
     config = settings["DEFAULT"]
     site_url = config["doc_host"].rstrip("/") + config["doc_baseurl"].rstrip("/")
     for page in site.glob("*.html"):
-        page.write_text(tidy(page.read_text(), site_url, config["git_url"].rstrip("/")))
+        page.write_text(with_zoom(tidy(page.read_text(), site_url, config["git_url"].rstrip("/"))))
 
 
 if __name__ == "__main__":

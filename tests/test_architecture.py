@@ -150,3 +150,29 @@ def test_modules_import_only_earlier_modules_and_no_private_names():
         for imported, names in _imports(module):
             assert imported in order[:position], f"{module} imports {imported}, which comes later"
             assert not [n for n in names if n.startswith("_")], f"{module} imports private names from {imported}"
+
+
+def _code_lines(source, node):
+    "Lines of `node` that hold code: not blank, not a comment, not a docstring."
+    docstrings = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, (ast.ClassDef, ast.FunctionDef)) and inner.body and isinstance(inner.body[0], ast.Expr) \
+                and isinstance(inner.body[0].value, ast.Constant) and isinstance(inner.body[0].value.value, str):
+            docstrings |= set(range(inner.body[0].lineno, inner.body[0].end_lineno + 1))
+    lines = source.splitlines()
+    return sum(1 for number in range(node.lineno, node.end_lineno + 1)
+               if number not in docstrings and lines[number - 1].strip() and not lines[number - 1].strip().startswith("#"))
+
+
+def test_the_estimator_class_is_short_and_whole():
+    "IKD's own code fits in 120 lines, every method written where the class is: nothing attached from outside it."
+    source = (ROOT / "ikd" / "estimator.py").read_text()
+    tree = ast.parse(source)
+    (ikd_class,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "IKD"]
+    assert _code_lines(source, ikd_class) <= 120
+    for module in (ROOT / "ikd").glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            targets = [inner for target in node.targets for inner in ast.walk(target)] if isinstance(node, ast.Assign) else []
+            assert not any(isinstance(t, ast.Attribute) and getattr(t.value, "id", "") == "IKD" for t in targets), module.name
+            decorators = node.decorator_list if isinstance(node, ast.FunctionDef) else []
+            assert not any(getattr(d, "id", "") == "patch" for d in decorators), f"{module.name}: @patch on {node.name}"

@@ -1,5 +1,10 @@
 """Known answers of `metrics.structure_scores`: perfect for an isometry, chance for a random map, local but not global for
 classes kept intact and moved, invariant to row order and to rescaling the map, and equal to independent implementations."""
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
@@ -10,6 +15,7 @@ from sklearn.manifold import trustworthiness
 
 from ikd.metrics import STRUCTURE_SCORES, centroid_rank_correlation, structure_scores, triplet_accuracy
 
+ROOT = Path(__file__).resolve().parents[1]
 LOCAL = ("trustworthiness", "continuity", "mrre_false", "mrre_missing")
 
 
@@ -111,21 +117,17 @@ def test_bad_input_is_refused(line_of_classes):
     X, classes, _ = line_of_classes
     with pytest.raises(ValueError, match="300 points but Z has 299"): structure_scores(X, X[:-1])
     with pytest.raises(ValueError, match="needs 3 classes"): structure_scores(X, X, classes % 2)
+    with pytest.raises(ValueError, match="299 labels for 300 points"): structure_scores(X, X, classes[:-1])
     with pytest.raises(ValueError, match="NaN"): structure_scores(X, np.full_like(X, np.nan))
     with pytest.raises(ValueError, match="3 distinct points"): triplet_accuracy(X[:2], X[:2])
 
 
 def test_the_structure_benchmark_runs_in_quick_mode(tmp_path):
     "benchmarks/structure.py --quick: 300 digits, four methods (one of them started from IKD's map), scored and written."
-    import csv
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
-    run = subprocess.run([sys.executable, str(root / "benchmarks" / "structure.py"), "--quick", "--results-dir", str(tmp_path)],
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "structure.py"), "--quick", "--results-dir", str(tmp_path)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     rows = list(csv.DictReader(open(tmp_path / "structure.csv")))
-    assert [r["variant"] for r in rows] == ["pca", "ikd", "umap", "umap_ikd_start"]
+    assert [r["variant"] for r in rows] == ["ikd", "pca", "umap", "umap_ikd_start"]  # the order of the benchmark's variants
     assert all(r["error"] == "" and 0.5 < float(r["trustworthiness"]) <= 1 and float(r["knn_5"]) > 0.4 for r in rows)
     assert len(list((tmp_path / "structure" / "cache").glob("*.jsonl"))) == 4

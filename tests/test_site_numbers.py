@@ -1,0 +1,209 @@
+"""Numbers quoted on the site agree with the committed results they come from.
+
+Each test reads what a page shows (its markdown cells and the saved text and Markdown outputs of its code cells), finds
+a quoted number and compares it with the value computed from the results file (nbs/results/*.csv,
+benchmarks/results/*), or from the code or data set a sentence describes. A page whose outputs are stale, or prose that
+quotes a number by hand, fails here.
+"""
+import inspect
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_digits
+
+from ikd.covariance import TRANSFORM_CHUNK
+from ikd.experiments import GPLVM_MAX_POINTS
+from ikd.landmarks import farthest_point_landmarks
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS, RESULTS, BENCHMARKS = ROOT / "nbs", ROOT / "nbs" / "results", ROOT / "benchmarks" / "results"
+
+
+def shown(page):
+    "The text a reader sees on a page: markdown cells, then every text or Markdown output, in order."
+    parts = []
+    for cell in json.loads((NBS / f"{page}.ipynb").read_text())["cells"]:
+        if cell["cell_type"] == "markdown": parts.append("".join(cell["source"]))
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            parts.append("".join(output.get("text", "")) + "".join(data.get("text/markdown", ""))
+                         + "".join(data.get("text/plain", "")))
+    return "\n".join(parts)
+
+
+def quoted(page, pattern):
+    "The groups of the one place `pattern` matches on `page`, as floats where they are numbers."
+    found = re.findall(pattern, shown(page))
+    assert len(found) == 1, f"{page}: {len(found)} matches of {pattern!r}"
+    groups = found[0] if isinstance(found[0], tuple) else (found[0],)
+    return [float(g) if re.fullmatch(r"-?[\d.]+", g) else g for g in groups]
+
+
+@pytest.fixture(scope="module")
+def real(): return pd.read_csv(RESULTS / "real.csv").set_index(["dataset", "n_components", "method"]).sort_index()
+
+
+@pytest.fixture(scope="module")
+def gp_r2():
+    fig2 = pd.read_csv(RESULTS / "fig2.csv").query("mapping == 'gp'")
+    return fig2.pivot_table(index="method", columns="n_features", values="r2")
+
+
+@pytest.fixture(scope="module")
+def fashion(): return pd.read_csv(BENCHMARKS / "fashion_mnist_full.csv").query("method == 'ikd' and M == 2").iloc[0]
+
+
+def test_digits_accuracy_at_two_dimensions_says_its_fold_scheme(real):
+    ikd = real.loc[("digits", 2, "ikd")]
+    paper, shuffled = round(ikd.knn_5, 3), round(ikd.knn_5_shuffled, 3)
+    assert quoted("index", r"5-NN accuracy, digits, \$M = 2\$ \(paper's folds / shuffled folds\) \| ([\d.]+) / ([\d.]+) \|") \
+        == [paper, shuffled]
+    assert quoted("getting_started", r"against IKD's ([\d.]+) with the\s+paper's folds") == [paper]
+    assert quoted("getting_started", r"and\s+([\d.]+) with shuffled folds") == [shuffled]
+    assert quoted("cli", r"([\d.]+) with shuffled folds, as printed above, against ([\d.]+) with the paper's folds") \
+        == [shuffled, paper]
+    # the live runs score with shuffled folds (metrics.knn_accuracy's default)
+    assert quoted("cli", r"\$ ikd\ndigits: 1797 points x 64 features, M = 2\n  IKD  5-fold 5-NN accuracy ([\d.]+)") == [shuffled]
+    assert quoted("estimator", r"correlation .* 5-NN accuracy \(shuffled 5-fold\) M=2: ([\d.]+)") == [shuffled]
+    assert quoted("settings", r"\| digits \| 2 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| ([\d.]+) \|") == [shuffled]
+
+
+def test_home_table_reads_the_results(real, gp_r2, fashion):
+    digits = real.loc[("digits", 2)]
+    others = digits.drop("ikd")
+    ikd_seconds, fastest = quoted("index", r"fit time, digits, \$M = 2\$ \(s\) \| ([\d.]+) \| ([\d.]+) \(\S+, the fastest\)")
+    assert ikd_seconds == round(digits.loc["ikd", "seconds"], 2)
+    assert fastest == round(others.seconds.min(), 3)
+    assert quoted("index", r"latent \$R\^2\$, GP mapping, \$N = 1000\$ \| ([\d.]+) \| ([\d.]+)") \
+        == [round(gp_r2.loc["ikd", 1000], 3), round(gp_r2[1000].drop("ikd").max(), 3)]
+    assert quoted("index", r"all 70 000 Fashion-MNIST images, \$M = 2\$ \(IKD with 2000 landmarks\) \| ([\d.]+) s, ([\d.]+) GB") \
+        == [round(fashion.seconds, 1), round(fashion.peak_gb, 2)]
+
+
+def test_fashion_mnist_time_is_the_benchmarks(fashion):
+    assert quoted("getting_started", r"all 70 000 Fashion-MNIST images embed in ([\d.]+) s and ([\d.]+) GB") \
+        == [round(fashion.seconds), round(fashion.peak_gb, 1)]
+    assert quoted("estimator", r"the \[landmarks\]\(landmarks.ipynb\)\s+page's ([\d.]+) s") == [round(fashion.seconds, 1)]
+    for page in ("index", "getting_started", "estimator"):
+        assert "about 35 s" not in shown(page), page
+
+
+def test_few_features_sentence_matches_fig2(gp_r2):
+    best = gp_r2.idxmax()
+    ikd_from = min(N for N in best.index if (best[best.index >= N] == "ikd").all())
+    assert quoted("getting_started", r"IKD recovers the latent best from \$N = (\d+)\$ features on") == [ikd_from]
+    fewest = best.index.min()
+    winner, theirs, ikd = quoted("getting_started", r"(\w+) does better \(\$R\^2\$ ([\d.]+) against IKD's ([\d.]+)\)")
+    assert winner.lower() == best[fewest]
+    assert [theirs, ikd] == [round(gp_r2.loc[best[fewest], fewest], 3), round(gp_r2.loc["ikd", fewest], 3)]
+
+
+def test_kernel_spread_matches_table2():
+    table2 = pd.read_csv(RESULTS / "table2.csv").query("folds == 'paper' and k == 5")
+    spread = {M: table2[f"M={M}"].max() - table2[f"M={M}"].min() for M in (2, 3, 5, 10)}
+    widest = max(spread, key=spread.get)
+    assert quoted("getting_started", r"differ in 5-NN accuracy by ([\d.]+) at \$M = (\d+)\$") \
+        == [round(spread[widest], 3), widest]
+    assert "within 0.03" not in shown("getting_started")
+
+
+def test_fitting_minutes_match_the_csvs():
+    def minutes(*names):
+        rows = pd.concat([pd.read_csv(RESULTS / f"{name}.csv") for name in names])
+        return (rows.seconds * rows.get("trials", 1)).groupby(rows.method).sum() / 60
+    fig45 = minutes("fig4", "fig5")
+    total, gplvm = quoted("index", r"\* Fig\. 4 and 5: (\d+) min, of which GPLVM ([\d.]+)")
+    assert [total, gplvm] == [round(fig45.sum()), round(fig45["gplvm"], 1)]
+    assert quoted("exp_claims", r"Fig\. 4\s+([\d.]+) min: gplvm ([\d.]+)") \
+        == [round(minutes("fig4").sum(), 1), round(minutes("fig4")["gplvm"], 1)]
+    assert "41 min" not in shown("index") and "41 of them" not in shown("index")
+
+
+def test_readme_is_the_home_page():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_readme.py"), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_rnet_prose_reads_the_benchmark():
+    text = (BENCHMARKS / "rnet.txt").read_text()
+    number = r"(\d+(?:\.\d+)?)"
+    nets = {(data.split(",")[0], distance, int(L)): [float(v) for v in values]
+            for data, distance, L, *values in re.findall(
+                r"^\s*(GP benchmark, N = 100|Fashion-MNIST 70 000)\s+(64 PCs|exact)\s+(\d+)" + rf"\s+{number}" * 5, text, re.M)}
+    share = lambda data, distance, L: nets[(data, distance, L)][0]
+    assert quoted("landmarks", r"the friend lists compute ([\d.]+), ([\d.]+) and ([\d.]+) of plain Gonzalez's") \
+        == [share("GP benchmark", "64 PCs", L) for L in (100, 200, 400)]
+    assert quoted("landmarks", r"in\s+principal coordinates \(([\d.]+), ([\d.]+) and ([\d.]+) exactly\)") \
+        == [share("GP benchmark", "exact", L) for L in (100, 200, 400)]
+    assert quoted("landmarks", r"in principal coordinates \(([\d.]+)\) and nothing in the exact\s+distance \(([\d.]+)\)") \
+        == [share("Fashion-MNIST 70 000", "64 PCs", 2000), share("Fashion-MNIST 70 000", "exact", 2000)]
+    fashion_accuracy = {int(M): [float(farthest), float(exact)] for M, farthest, exact in re.findall(
+        r"^\s*(\d+)\s+([\d.]+) \(\s*[\d.]+ s\)\s+[\d.]+ \(\s*[\d.]+ s\)\s+([\d.]+) \(", text, re.M)}
+    for M in (2, 10):
+        exact, farthest = quoted("landmarks", rf"([\d.]+) against ([\d.]+)(?: 5-NN accuracy)? at \$M = {M}\$")
+        assert [farthest, exact] == fashion_accuracy[M]
+
+
+def test_landmark_page_scale_numbers_are_the_benchmarks():
+    scale = pd.read_csv(BENCHMARKS / "scale.csv").set_index(["method", "T"])
+    geodesic, full = scale.loc[("geodesic", 16000)], scale.loc[("full", 16000)]
+    assert quoted("landmarks", r"geodesic IKD at \$T = 16\\,000\$: ([\d.]+) GB, .*? in (\d+) s \(full IKD at the same "
+                               r"\$T\$: ([\d.]+) GB, (\d+) s\)") \
+        == [round(geodesic.peak_gb, 1), round(geodesic.seconds), round(full.peak_gb, 1), round(full.seconds)]
+
+
+def test_landmark_page_quotes_the_code_and_data():
+    binary = (load_digits().data > 8).astype(float)
+    assert quoted("landmarks", r"tie everywhere and (\d+) rows repeat another") == [len(binary) - len(np.unique(binary, axis=0))]
+    assert quoted("landmarks", r"in chunks of\s+(\d+) rows") == [TRANSFORM_CHUNK]
+    directions = inspect.signature(farthest_point_landmarks).parameters["n_directions"].default
+    assert quoted("landmarks", r"features:\s+(\d+) times less work for Fashion-MNIST") == [round(28 * 28 / directions)]
+
+
+def test_why_pca_beats_ikd_reads_the_measurements():
+    why = pd.read_csv(RESULTS / "published_why.csv").set_index("dataset")
+    coil, qpcr = why.loc["coil20"], why.loc["qpcr"]
+    assert quoted("exp_published", r"COIL-20:\s+([\d.]+) against ([\d.]+)\)") \
+        == [round(coil["5-NN on full IKD geodesic distances"], 3), round(coil["5-NN on full Euclidean distances"], 3)]
+    assert quoted("exp_published", r"([\d.]+)% of the edges of the geodesic") == [round(100 * coil["cross-class graph edges"], 1)]
+    assert quoted("exp_published", r"worst object is classified at ([\d.]+) and\s+PCA's at ([\d.]+)\.") \
+        == [round(coil["IKD M=10: worst class"], 2), round(coil["PCA M=10: worst class"], 2)]
+    assert quoted("exp_published", r"distance ratio is ([\d.]+) against Euclidean's\s+([\d.]+),") \
+        == [round(coil["within/between class distance, IKD geodesic"], 2), round(coil["within/between class distance, Euclidean"], 2)]
+    assert quoted("exp_published", r"and (\d+)% of the\s+objects reach accuracy 1 at \$M = 2\$ against PCA's (\d+)%") \
+        == [round(100 * coil["IKD M=2: share of classes at accuracy 1"]), round(100 * coil["PCA M=2: share of classes at accuracy 1"])]
+    assert quoted("exp_published", r"milder: ([\d.]+)% cross-class edges") == [round(100 * qpcr["cross-class graph edges"], 1)]
+    assert quoted("exp_published", r"worst stage at ([\d.]+) against PCA's ([\d.]+)\.") \
+        == [round(qpcr["IKD M=10: worst class"], 2), round(qpcr["PCA M=10: worst class"], 2)]
+
+
+def test_where_pca_beats_ikd_reads_the_published_scores():
+    five = pd.read_csv(RESULTS / "published.csv").query("k == 5").set_index(["dataset", "method", "n_components"])
+    schemes = ["ours (paper folds)", "ours (shuffled folds)"]
+    ahead = lambda dataset: [M for M in (2, 3, 5, 10)
+                             if (five.loc[(dataset, "pca", M), schemes] > five.loc[(dataset, "ikd", M), schemes]).all()]
+    listed = lambda text: [int(M) for M in re.findall(r"\d+", text)]
+    coil, qpcr = quoted("exp_published", r"beat IKD on COIL-20 at \$M\$ = ([\d, and]+), and PCA beats it on qPCR at \$M\$ = ([\d, and]+)\.")
+    assert [listed(coil), listed(qpcr)] == [ahead("coil20"), ahead("qpcr")]
+
+
+def test_gpy_fit_times_are_the_runs():
+    fig2 = pd.read_csv(RESULTS / "fig2.csv").query("method == 'gplvm'")
+    assert (fig2.trials == 1).all()  # one fit per cell: its mean time is the fit's time
+    assert quoted("exp_fig2", r"a GPy fit takes (\d+) s to (\d+) minutes at") \
+        == [round(fig2.seconds.min()), round(fig2.seconds.max() / 60)]
+    fits = [row["seconds"] for line in (RESULTS / "cache" / "fig4.jsonl").read_text().splitlines()
+            for row in json.loads(line)["rows"] if row["method"] == "gplvm"]
+    assert quoted("exp_fig4", r"a GPy fit takes (\d+)-(\d+) s here") == [round(min(fits)), round(max(fits))]
+
+
+def test_fig13_gplvm_sizes_are_the_runs():
+    sizes = sorted(pd.read_csv(RESULTS / "fig13.csv").query("method == 'gplvm'").n_points.unique())
+    assert quoted("exp_fig13", r"GPLVM only at\s+\$T = (\d+)\$") == sizes == [1000]
+    assert max(sizes) <= GPLVM_MAX_POINTS
