@@ -168,7 +168,7 @@ def load_real(name:str, # "qpcr", "digits", "coil20" or "fmnist"
               n_points:int=3000, # Fashion-MNIST subset size
               data_dir=None, # data folder (default $IKD_DATA)
              ): # (X, y)
-    "One of the four real data sets of Sec. 3.3."
+    "One of the four real data sets of Sec. 3.2."
     if name == "qpcr": return load_guo_qpcr(data_dir)
     if name == "digits": return load_digits()
     if name == "coil20": return load_coil20(data_dir)

@@ -227,7 +227,7 @@ def neighbour_graph(X, # (n, D) distinct inputs
                     search:str="exact", # how the neighbours are found: "exact" or "approximate" (`nearest_neighbours`)
                     random_state=None, # seeds an approximate search
                    ) -> NeighbourGraph:
-    "The seed's neighbourhood graph: kNN, its minimum spanning tree, mutual reachability in s steps, and E."
+    "Saul's neighbourhood graph: kNN, its minimum spanning tree, mutual reachability in s steps, and E."
     n = len(X)
     distances, neighbours = nearest_neighbours(X, n_neighbors, search, random_state)
     rows = np.repeat(np.arange(n), n_neighbors)
