@@ -52,6 +52,12 @@ def _umap(X, n_components, random_state, **options):
 
 def _pacmap(X, n_components, random_state, init=None, **options): # init: a starting map, or "pca" / "random"
     import pacmap
+    if init is not None and not isinstance(init, str):  # PaCMAP trusts a given map's shape: a short one corrupts memory
+        init = np.asarray(init, dtype=np.float64)
+        if init.shape != (len(X), n_components):
+            raise ValueError(f"init must have shape (n_samples, n_components) = ({len(X)}, {n_components}), got {init.shape}")
+        if not np.all(np.isfinite(init)): raise ValueError("init contains NaN or infinite values")
+        if np.any(np.ptp(init, axis=0) == 0): raise ValueError("init has a constant column: PaCMAP would keep that axis collapsed")
     return pacmap.PaCMAP(n_components=n_components, random_state=random_state, **options).fit_transform(X, init=init)
 
 def _trimap(X, n_components, random_state, **options):

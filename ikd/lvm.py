@@ -537,7 +537,8 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     variances_ : ndarray of shape (n,)
         The output variances sigma^2: each input's uncertainty.
     initial_embedding_ : ndarray of shape (n, n_components)
-        The means EM started from (`init`, centred and scaled), to see how far the fit moved.
+        The means EM started from (`init`, centred and scaled; copies of a repeated row start from the mean of their
+        init rows), to see how far the fit moved.
     objective_history_ : ndarray of shape (2 * n_iter_ + 1,)
         zeta at the start and after every half-step (means, then variances).
     edges_ : sparse matrix of shape (n, n)
@@ -600,7 +601,7 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
             n_neighbors = n - 2
             warnings.warn(f"n_neighbors={self.n_neighbors} makes every pair of the {n}{counted} samples neighbours and "
                           f"leaves no pair to hold apart; using {n_neighbors}", UserWarning, stacklevel=2)
-        start_means = None if isinstance(self.init, str) else self._start_means(len(X))[distinct]
+        start_means = None if isinstance(self.init, str) else self._start_means(len(X), row_of, len(distinct))
         unit, scale = _normalised(X[distinct])
         with logging_stages(bool(self.verbose)):
             result = fit_lvm(unit, self.n_components, n_neighbors, self.n_walk_steps, self.coarse_levels, self.max_iter,
@@ -619,13 +620,18 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         self.n_iter_, self.momentum_restarts_ = (len(self.objective_history_) - 1) // 2, result.restarts
         return self
 
-    def _start_means(self, n_samples): # the given starting map, checked against the data it starts
+    def _start_means(self, n_samples, row_of, n_distinct): # the given map, one start per distinct row of X
         start = check_array(self.init, dtype=np.float64, input_name="init")
         if start.shape != (n_samples, self.n_components):
             raise ValueError(f"init must have one row per sample and n_components columns, ({n_samples}, "
                              f"{self.n_components}), got shape {start.shape}")
-        if rms_radius(start) == 0 or not np.isfinite(rms_radius(start)):
-            raise ValueError("init places every sample at the same point (or is too large to centre): give a map with spread")
+        largest = np.abs(start).max()
+        if largest > 0: start = np.ldexp(start, -np.frexp(largest)[1])  # exact: the spread test neither over- nor underflows
+        # copies of a repeated row share one mean: they start from the mean of their init rows, whatever the row order
+        start = np.stack([np.bincount(row_of, weights=column, minlength=n_distinct) for column in start.T], axis=1)
+        start /= np.bincount(row_of, minlength=n_distinct)[:, None]
+        if rms_radius(start) == 0:
+            raise ValueError("init places every distinct sample at the same point: give a map with spread")
         return start
 
     def fit_transform(self, X, y=None):

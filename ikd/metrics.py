@@ -5,6 +5,7 @@
 # %% ../nbs/metrics.ipynb #c002
 from __future__ import annotations
 import hashlib
+from numbers import Integral
 
 import numpy as np
 from scipy.spatial.distance import pdist
@@ -90,6 +91,11 @@ def _paired_points(X, Z):
     if len(X) != len(Z): raise ValueError(f"X has {len(X)} points but Z has {len(Z)}")
     return X, Z
 
+def _unit_scale(A):
+    "A divided by the power of two that brings its largest entry into [0.5, 1): exact, so squared distances neither overflow nor underflow."
+    largest = np.abs(A).max()
+    return np.ldexp(A, -np.frexp(largest)[1]) if largest > 0 else A
+
 def _first_closer(A, i, j, k):
     "For each triplet, whether point j is nearer to point i than point k is."
     to_j, to_k = A[i] - A[j], A[i] - A[k]
@@ -101,7 +107,9 @@ def triplet_accuracy(X, # (T, N) data
                      random_state:int=0, # seed of the triplets
                     ) -> float: # share of triplets whose closer pair is the same in X and Z; 0.5 is chance
     "Random-triplet accuracy (Wang et al. 2021): for each anchor $i$ and random others $j \\ne k$, is $j$ or $k$ closer, in both?"
-    X, Z = _paired_points(X, Z)
+    X, Z = map(_unit_scale, _paired_points(X, Z))
+    if isinstance(n_triplets_per_point, bool) or not isinstance(n_triplets_per_point, Integral) or n_triplets_per_point < 1:
+        raise ValueError(f"n_triplets_per_point must be a positive integer, got {n_triplets_per_point!r}")
     T = len(X)
     if T < 3: raise ValueError(f"a triplet needs 3 distinct points, got {T}")
     rng = np.random.default_rng(random_state)
@@ -121,7 +129,7 @@ def centroid_rank_correlation(X, # (T, N) data
                               labels, # (T,) class labels, at least 3 classes
                              ) -> float: # Spearman's rho between the class-centroid distances in X and in Z
     "Whether the map places the classes as the data do: rank correlation of the $C(C-1)/2$ distances between class means."
-    X, Z = _paired_points(X, Z)
+    X, Z = map(_unit_scale, _paired_points(X, Z))
     labels = np.asarray(labels)
     if len(labels) != len(X): raise ValueError(f"{len(labels)} labels for {len(X)} points")
     classes, index = np.unique(labels, return_inverse=True)
@@ -162,8 +170,12 @@ def structure_scores(X, # (T, N) data
     from zadu import ZADU, ExecutionConfig  # the structure extra
     X, Z = _paired_points(X, Z)
     if labels is not None and len(labels) != len(X): raise ValueError(f"{len(labels)} labels for {len(X)} points")
+    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, Integral)
+                                   or max_points < n_neighbors + 2):
+        raise ValueError(f"max_points must be an integer of at least n_neighbors + 2 = {n_neighbors + 2} (or None for "
+                         f"every point), got {max_points!r}")
     order = _content_order(X, Z, random_state)
-    X, Z = X[order], Z[order]
+    X, Z = _unit_scale(X[order]), _unit_scale(Z[order])
     specs = [{"id": "tnc", "params": {"k": n_neighbors}}, {"id": "mrre", "params": {"k": n_neighbors}},
              {"id": "snc", "params": {"random_state": random_state}}, {"id": "srho"}, {"id": "pr"},
              {"id": "dtm", "params": {"sigma": DTM_SCALE}}, *({"id": "kl_div", "params": {"sigma": s}} for s in KL_SCALES)]
