@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_array, validate_data
 from threadpoolctl import threadpool_limits
 
 from .logs import logger, logging_stages, stage
-from .validation import refuse_booleans
+from .validation import refuse_booleans, scale_exponent, unit_scaled
 
 # %% auto #0
 __all__ = ['LINEAR_SOLVERS', 'DIRECT_SOLVE_MAX', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS',
@@ -482,8 +482,8 @@ def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
 # %% ../nbs/lvm.ipynb #c027
 def _normalised(X): # (X scaled to unit RMS radius about the origin, the length it was divided by)
     "X centred and scaled to unit overall spread, without overflow: the fit sees the same numbers for X and X * 2^m."
-    exponent = np.frexp(np.abs(X).max())[1]
-    X = np.ldexp(X, -exponent)  # exact: a power of two brings the largest entry into [0.5, 1)
+    exponent = scale_exponent(X)
+    X = np.ldexp(X, -exponent)
     X = X - X.mean(axis=0)
     spread = rms_radius(X)
     return X / spread, np.ldexp(spread, exponent)
@@ -625,13 +625,14 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         if start.shape != (n_samples, self.n_components):
             raise ValueError(f"init must have one row per sample and n_components columns, ({n_samples}, "
                              f"{self.n_components}), got shape {start.shape}")
-        largest = np.abs(start).max()
-        if largest > 0: start = np.ldexp(start, -np.frexp(largest)[1])  # exact: the spread test neither over- nor underflows
+        start = unit_scaled(start)  # so that the spread test neither overflows nor underflows
         # copies of a repeated row share one mean: they start from the mean of their init rows, whatever the row order
         start = np.stack([np.bincount(row_of, weights=column, minlength=n_distinct) for column in start.T], axis=1)
         start /= np.bincount(row_of, minlength=n_distinct)[:, None]
-        if rms_radius(start) == 0:
-            raise ValueError("init places every distinct sample at the same point: give a map with spread")
+        rank = np.linalg.matrix_rank(start - start.mean(axis=0))
+        if rank < self.n_components:  # the means' updates stay in the span of the start's spread
+            raise ValueError(f"init spreads the distinct samples over {rank} of its {self.n_components} dimensions (rank "
+                             f"{rank} after centring), which EM cannot leave: give a map with spread in every direction")
         return start
 
     def fit_transform(self, X, y=None):

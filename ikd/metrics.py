@@ -8,6 +8,7 @@ import hashlib
 from numbers import Integral
 
 import numpy as np
+from scipy.sparse import issparse
 from scipy.spatial.distance import pdist
 from scipy.stats import spearmanr
 from sklearn.metrics import r2_score, silhouette_score as _sklearn_silhouette
@@ -15,6 +16,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 from .alignment import rigid_transform
+from .validation import unit_scaled
 
 # %% auto #0
 __all__ = ['FOLD_SCHEMES', 'TRIPLETS_PER_POINT', 'TRIPLET_CHUNK', 'KL_SCALES', 'DTM_SCALE', 'STRUCTURE_SCORES', 'affine_map',
@@ -23,6 +25,7 @@ __all__ = ['FOLD_SCHEMES', 'TRIPLETS_PER_POINT', 'TRIPLET_CHUNK', 'KL_SCALES', '
 
 # %% ../nbs/metrics.ipynb #c005
 def _as_points(name, A):
+    if issparse(A): raise TypeError(f"{name} is a sparse matrix: these scores take dense points (convert with .toarray())")
     A = np.asarray(A, dtype=np.float64)
     if A.ndim == 1: A = A[:, None]
     if A.ndim != 2: raise ValueError(f"{name} must be a (T, M) array, got shape {A.shape}")
@@ -91,10 +94,25 @@ def _paired_points(X, Z):
     if len(X) != len(Z): raise ValueError(f"X has {len(X)} points but Z has {len(Z)}")
     return X, Z
 
-def _unit_scale(A):
-    "A divided by the power of two that brings its largest entry into [0.5, 1): exact, so squared distances neither overflow nor underflow."
-    largest = np.abs(A).max()
-    return np.ldexp(A, -np.frexp(largest)[1]) if largest > 0 else A
+def _seed(random_state):
+    "An integer seed: the scores' samples are keyed by its value, which a `RandomState` (or None) does not have."
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, Integral):
+        raise TypeError(f"random_state must be an integer seed, got {random_state!r}")
+    return int(random_state)
+
+def _class_index(labels, # (T,) class labels
+                 n_points:int, # T
+                ): # (number of classes, (T,) each point's class as an index into the sorted classes)
+    "Check class labels (1-D, one per point, no NaN, one sortable kind) and number their classes."
+    labels = np.asarray(labels)
+    if labels.ndim != 1: raise ValueError(f"labels must be a 1-D array of one class per point, got shape {labels.shape}")
+    if len(labels) != n_points: raise ValueError(f"{len(labels)} labels for {n_points} points")
+    unlabelled = np.isnan(labels).any() if labels.dtype.kind == "f" else (
+        labels.dtype.kind == "O" and any(label != label for label in labels))  # NaN is the one value unequal to itself
+    if unlabelled: raise ValueError("labels contain NaN: give every point a class (or leave the unlabelled points out)")
+    try: classes, index = np.unique(labels, return_inverse=True)
+    except TypeError: raise TypeError("labels mix kinds that cannot be sorted together (numbers and strings): use one kind") from None
+    return len(classes), index
 
 def _first_closer(A, i, j, k):
     "For each triplet, whether point j is nearer to point i than point k is."
@@ -107,7 +125,8 @@ def triplet_accuracy(X, # (T, N) data
                      random_state:int=0, # seed of the triplets
                     ) -> float: # share of triplets whose closer pair is the same in X and Z; 0.5 is chance
     "Random-triplet accuracy (Wang et al. 2021): for each anchor $i$ and random others $j \\ne k$, is $j$ or $k$ closer, in both?"
-    X, Z = map(_unit_scale, _paired_points(X, Z))
+    X, Z = map(unit_scaled, _paired_points(X, Z))
+    random_state = _seed(random_state)
     if isinstance(n_triplets_per_point, bool) or not isinstance(n_triplets_per_point, Integral) or n_triplets_per_point < 1:
         raise ValueError(f"n_triplets_per_point must be a positive integer, got {n_triplets_per_point!r}")
     T = len(X)
@@ -129,11 +148,9 @@ def centroid_rank_correlation(X, # (T, N) data
                               labels, # (T,) class labels, at least 3 classes
                              ) -> float: # Spearman's rho between the class-centroid distances in X and in Z
     "Whether the map places the classes as the data do: rank correlation of the $C(C-1)/2$ distances between class means."
-    X, Z = map(_unit_scale, _paired_points(X, Z))
-    labels = np.asarray(labels)
-    if len(labels) != len(X): raise ValueError(f"{len(labels)} labels for {len(X)} points")
-    classes, index = np.unique(labels, return_inverse=True)
-    if len(classes) < 3: raise ValueError(f"a rank correlation of centroid distances needs 3 classes, got {len(classes)}")
+    X, Z = map(unit_scaled, _paired_points(X, Z))
+    n_classes, index = _class_index(labels, len(X))
+    if n_classes < 3: raise ValueError(f"a rank correlation of centroid distances needs 3 classes, got {n_classes}")
     counts = np.bincount(index)
     def centroids(A): return np.stack([np.bincount(index, weights=column) for column in A.T], axis=1) / counts[:, None]
     return float(spearmanr(pdist(centroids(X)), pdist(centroids(Z))).statistic)
@@ -169,13 +186,14 @@ def structure_scores(X, # (T, N) data
     "Local, cluster and global structure of the map `Z` of `X`: ZADU's scores, random-triplet accuracy and centroid rank correlation."
     from zadu import ZADU, ExecutionConfig  # the structure extra
     X, Z = _paired_points(X, Z)
-    if labels is not None and len(labels) != len(X): raise ValueError(f"{len(labels)} labels for {len(X)} points")
+    random_state = _seed(random_state)
+    if labels is not None: _class_index(labels, len(X))
     if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, Integral)
                                    or max_points < n_neighbors + 2):
         raise ValueError(f"max_points must be an integer of at least n_neighbors + 2 = {n_neighbors + 2} (or None for "
                          f"every point), got {max_points!r}")
     order = _content_order(X, Z, random_state)
-    X, Z = _unit_scale(X[order]), _unit_scale(Z[order])
+    X, Z = unit_scaled(X[order]), unit_scaled(Z[order])
     specs = [{"id": "tnc", "params": {"k": n_neighbors}}, {"id": "mrre", "params": {"k": n_neighbors}},
              {"id": "snc", "params": {"random_state": random_state}}, {"id": "srho"}, {"id": "pr"},
              {"id": "dtm", "params": {"sigma": DTM_SCALE}}, *({"id": "kl_div", "params": {"sigma": s}} for s in KL_SCALES)]

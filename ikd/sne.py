@@ -13,11 +13,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import validate_data
 
-from .validation import refuse_booleans
+from .validation import refuse_booleans, unit_scaled
 
 # %% auto #0
 __all__ = ['MOMENTUM_SWITCH', 'DIVERGENCE', 'conditional_probabilities', 'entropy_term', 'sne_cost_gradient', 'check_descending',
-           'descend', 'unit_scaled', 'SNE']
+           'descend', 'SNE']
 
 # %% ../nbs/sne.ipynb #c006
 def conditional_probabilities(D2, # (T, T) squared distances between the points
@@ -139,12 +139,6 @@ def descend(P, # (T, T) conditional probabilities
     return Y, np.array(costs)
 
 # %% ../nbs/sne.ipynb #c016
-def unit_scaled(X, # (T, N) data
-               ): # X times the power of 2 that brings its largest absolute entry into [1/2, 1) (X itself if all 0)
-    "The data at a scale whose squared distances cannot overflow or underflow, by an exact change of exponent."
-    largest = np.max(np.abs(X))
-    return X if largest == 0 else np.ldexp(X, -np.frexp(largest)[1])
-
 class SNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Stochastic neighbour embedding (Hinton and Roweis 2002): the original asymmetric Gaussian SNE.
 

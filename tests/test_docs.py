@@ -99,7 +99,8 @@ def test_every_figure_has_alt_text_and_no_link_leaves_the_copy(site):
 
 
 def test_no_dead_link_on_the_site(site):
-    "LinkChecker follows every link from the home page through the whole site (internal links only: no network here)."
+    """LinkChecker follows every link from the home page through the whole site (internal links only: no network here);
+    a link's #fragment must name an id on the page it leads to (LinkChecker checks only that the page exists)."""
     import os
     import tempfile
     # LinkChecker run as root drops to the user nobody, who must be able to read the copy it checks
@@ -113,6 +114,22 @@ def test_no_dead_link_on_the_site(site):
     shutil.rmtree(copy.parent)
     errors = re.findall(r"^URL\s+`([^']+)'\s*\n(?:.*\n)*?Parent URL (\S+)", run.stdout, re.M)
     assert run.returncode == 0 and " 0 errors found" in run.stdout, f"dead links (URL, page): {errors}\n{run.stdout[-2000:]}"
+    assert not dead_fragments(site), f"links to an id the target page does not have (page: links): {dead_fragments(site)}"
+
+
+def dead_fragments(site):
+    "{page: [href, ...]} of the site's links whose #fragment names no id (or name) on the page they lead to."
+    import html
+    pages = {page.name: page.read_text() for page in site.glob("*.html")}
+    anchors = {name: set(re.findall(r'\b(?:id|name)="([^"]+)"', text)) for name, text in pages.items()}
+    dead = {}
+    for name, text in pages.items():
+        for href in map(html.unescape, re.findall(r'href="([^"]*#[^"]*)"', text)):
+            target, fragment = href.split("#", 1)
+            target = target or name
+            if fragment and target in anchors and fragment not in anchors[target]:
+                dead.setdefault(name, []).append(href)
+    return dead
 
 
 def test_getting_started_leads_and_estimator_page_tables_every_parameter(site, tmp_path):

@@ -1,11 +1,16 @@
 """ikd.style.table on known inputs: the cells a reader sees for decimals, counts and ranks, row numbers, names, maths
 and missing values."""
+import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from ikd.style import table
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "nbs").glob("*.ipynb"))
 
 
 def cells(styler):
@@ -56,3 +61,13 @@ def test_alignment_and_class():
     page = table(pd.DataFrame({"method": ["ikd"], "knn_5": [0.9]})).to_html()
     assert 'class="ikd-table"' in page
     assert re.search(r"\.col0 \{\s*text-align: left", page) and re.search(r"\.col1 \{\s*text-align: right", page)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)
+def test_every_saved_table_comes_from_style_table(notebook):
+    "A table a page shows is the `ikd-table` Styler of `ikd.style.table`, never a raw pandas frame or another Styler."
+    for number, cell in enumerate(json.loads(notebook.read_text())["cells"]):
+        for output in cell.get("outputs", []):
+            page = "".join(output.get("data", {}).get("text/html", ""))
+            for tag in re.findall(r"<table\b[^>]*>", page):
+                assert 'class="ikd-table"' in tag, f"cell {number} shows a table not made by ikd.style.table: {tag}"
