@@ -15,7 +15,7 @@ from .baselines import METHODS
 # %% auto #0
 __all__ = ['IKD_EMPHASIS', 'BASELINE_WEIGHT', 'UNREGISTERED_LOOK', 'READABLE_NAMES', 'FASHION_MNIST_CLASSES', 'MATHS', 'label',
            'method_style', 'sorted_methods', 'plot_methods', 'method_legend', 'class_names', 'ordered_classes',
-           'scatter_grid', 'html_text', 'column_decimals', 'table']
+           'scatter_grid', 'html_text', 'column_decimals', 'fixed', 'table']
 
 # %% ../nbs/style.ipynb #c005
 IKD_EMPHASIS = dict(lw=2.6, ms=5, zorder=5)  # IKD's line is drawn thicker than the baselines' and above them
@@ -154,6 +154,13 @@ def column_decimals(values, # a numeric column
     finite = values[np.isfinite(values.to_numpy(dtype=float))]
     return 0 if (finite == finite.round()).all() else decimals
 
+def fixed(value:float, # a number
+          decimals:int, # digits after the point
+         ) -> str: # the number with `decimals` digits, without the sign of a value that rounds to zero
+    "A number as a table shows it: `-0.0002` at three decimals is `0.000`, not `-0.000`."
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
 def table(frame, # a pandas DataFrame; a named (non-default) index becomes the first columns
           decimals:int|dict=3, # digits after the point: one number for all fractional columns, or {column: digits}
           caption:str=None, # text above the table
@@ -171,7 +178,7 @@ def table(frame, # a pandas DataFrame; a named (non-default) index becomes the f
     for column in frame.columns:
         if column in numeric:
             digits = explicit.get(column, column_decimals(frame[column], default))
-            formats[column] = lambda v, d=digits: f"{v:.{d}f}"
+            formats[column] = lambda v, d=digits: fixed(v, d)
         else: formats[column] = lambda v: html_text(label(v) if isinstance(v, str) else v)
     notes = [caption] if caption else []
     if frame.isna().to_numpy().any(): notes.append(f"— marks {missing}.")

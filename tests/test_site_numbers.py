@@ -266,3 +266,33 @@ def test_row_order_prose_reads_the_run():
     assert f"to within {within:.3f}" in text
     claims = " ".join(shown("exp_claims").split())
     assert f"({span(coil)} of the published COIL-20 accuracy and {span(qpcr)} of qPCR's)" in claims
+
+
+def test_lvm_page_reads_the_saul_lvm_benchmarks():
+    "The lvm page's prose is generated from benchmarks/results/saul_lvm*.txt: a stale output or a hand-typed number fails here."
+    text = " ".join(shown("lvm").split())  # prose lines rewrapped
+    read = lambda name: (BENCHMARKS / name).read_text()
+    rows = lambda name: {line.split()[0] + (f" d={line.split()[1]}" if name == "saul_lvm_mnist.txt" else ""): line.split()[1:]
+                         for line in read(name).splitlines() if re.match(r"\s*(saul_lvm\w*|umap|pca)\s", line)}
+    full, test_set = rows("saul_lvm_mnist.txt"), rows("saul_lvm_mnist_test.txt")
+    ablation = {line[:31].strip(): line[31:].split() for line in read("saul_lvm_ablation.txt").splitlines()[3:]}
+    digits = re.search(r"^\s*saul_lvm\s+([\d.]+) \(", read("saul_lvm.txt"), re.M).group(1)
+    recall = lambda name: float(re.search(r"recall against the exact search[^:]*: ([\d.]+)", read(name)).group(1))
+    loads = [float(v) for name in ("saul_lvm_mnist_test.txt", "saul_lvm_mnist.txt")
+             for found in re.findall(r"^load average ([\d.]+), ([\d.]+), ([\d.]+)", read(name), re.M) for v in found]
+    new, earlier = ablation["all three (new model)"], ablation["earlier model"]
+    for quote in (f"on digits it stops at iteration {new[5]} with a 9-NN accuracy of {digits}, against {new[0]} after 400",
+                  f"on the MNIST test set it stops after {test_set['saul_lvm'][3]}",
+                  f"(On the 10 000 MNIST test images the recall is {recall('saul_lvm_mnist_test.txt'):.2f};",
+                  f"the digits map ended at Procrustes disparity {earlier[3]} from its Laplacian-eigenmap start",
+                  f"changes {int(earlier[6]) - int(new[6])} of {int(earlier[6]):,} far pairs".replace(",", " "),
+                  f"load average was {min(loads):.1f} to {max(loads):.1f} on its 2 cores",
+                  f"At $d = 2$ the LVM's test error is {full['saul_lvm d=2'][1]} against UMAP's {full['umap d=2'][1]} and "
+                  f"PCA's {full['pca d=2'][1]}; with $s = 2$, the paper's setting for its 9-NN errors, {full['saul_lvm_s2 d=2'][1]}.",
+                  f"recall of the exact 9 neighbours is {recall('saul_lvm_mnist.txt'):.3f} on 2000 sampled rows",
+                  f"5-fold 9-NN {test_set['saul_lvm'][0]} ({test_set['saul_lvm_s2'][0]} with $s = 2$) against {test_set['umap'][0]}",
+                  f"lose most of it ({test_set['saul_lvm_l2'][0]})"):
+        assert quote in text, quote
+    # numbers that nothing committed produces are gone from the page
+    for gone in ("0.079 from the frozen start", "1049", "56 000", "about 40 minutes", "145 pairs", "0.37 s each", "(0.989)"):
+        assert gone not in text, gone
