@@ -274,8 +274,8 @@ def coarse_pairs(X, radii, # the inputs and their neighbourhood radii (distance 
                  levels:int, # coarse-graining levels still to apply
                  rng, # numpy Generator that draws the landmarks
                  minimum:int=COARSE_MIN_POINTS, # fewer points than this keep all their pairs
-                 into_groups:bool=True, # recurse into each group as well as over the landmarks (False: the earlier
-                                        # reconstruction, which kept every pair inside a group whatever the level)
+                 into_groups:bool=True, # recurse into each group as well as over the landmarks (False: keep every pair
+                                        # inside a group whatever the level, an alternative kept to measure the difference)
                 ): # (far pairs as four arrays, extra near pairs as three arrays)
     "The far pairs (and the member-landmark near pairs) of `levels` rounds of coarse graining on `points`."
     n = len(points)
@@ -310,8 +310,8 @@ def _pair_codes(first, second, n): # one integer per unordered pair
 
 def model_pairs(X, graph:NeighbourGraph, coarse_levels:int, rng,
                 into_groups:bool=True, # coarse levels >= 2 recurse into the groups (`coarse_pairs`)
-                repel_one_way:bool=False, # the earlier reconstruction, kept to measure the change: far weight 1 (of 2) on
-                                          # the pairs joined by E in one direction only
+                repel_one_way:bool=False, # an alternative kept to measure the difference: far weight 1 (of 2) on the
+                                          # pairs joined by E in one direction only, as D = 1 - E gives
                ) -> tuple: # (similar Pairs, dissimilar Pairs), each weight set summing to 1
     "The near pairs (E, plus member-landmark edges) and far pairs of the model, weights normalised."
     n = len(X)
@@ -323,7 +323,7 @@ def model_pairs(X, graph:NeighbourGraph, coarse_levels:int, rng,
         X, graph.radii, np.arange(n), np.ones(n), np.zeros(n), coarse_levels, rng,
         into_groups=into_groups)
     # how many directions of E join each far pair (0, 1 or 2): the reference holds none of them apart ("do not repel
-    # adjacent nodes"); the earlier reconstruction weighted a far pair by the directions missing, as D = 1 - E does
+    # adjacent nodes"); repel_one_way weights a far pair by the directions missing, as D = 1 - E does
     codes = _pair_codes(first, second, n)
     order = np.argsort(codes)
     codes, directions = codes[order], weight[order]
@@ -376,7 +376,7 @@ def rms_radius(points):
 
 def initial_state(X, similar:Pairs, n_components:int, random_state,
                   spread:str="overall", # "overall": the map's RMS radius is the inputs'; "local": the median near-pair
-                                        # distance is the inputs' (the earlier rule, kept to measure the change)
+                                        # distance is the inputs' (the local start, kept to measure the difference)
                   start_means=None, # (n, d) means to start from instead of the eigenmaps (centred and scaled alike)
                  ): # ((n, d) means, (n,) variances)
     "Laplacian eigenmaps of the near graph (or given means) at the input scale; variances half the mean delta^2 of each input's pairs."
@@ -462,7 +462,7 @@ def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
             n_components:int=2, n_neighbors:int=9, n_walk_steps:int=1, coarse_levels:int=1, max_iter:int=400,
             tol:float=1e-3, momentum:float=0.9, neighbors:str="exact", linear_solver:str="direct", cg_tol:float=1e-7,
             random_state=None,
-            spread:str="overall", into_groups:bool=True, repel_one_way:bool=False, # the earlier choices, to measure
+            spread:str="overall", into_groups:bool=True, repel_one_way:bool=False, # alternatives, to measure
             keep_every:int=0, # keep the means every this many iterations (`em_iterations`)
             start_means=None, # (n, d) means to start from instead of the eigenmaps (`initial_state`)
            ) -> LVMFit:

@@ -284,7 +284,7 @@ def test_lvm_page_reads_the_saul_lvm_benchmarks():
     for quote in (f"on digits it stops at iteration {new[5]} with a 9-NN accuracy of {digits}, against {new[0]} after 400",
                   f"on the MNIST test set it stops after {test_set['saul_lvm'][3]}",
                   f"(On the 10 000 MNIST test images the recall is {recall('saul_lvm_mnist_test.txt'):.2f};",
-                  f"the digits map ended at Procrustes disparity {earlier[3]} from its Laplacian-eigenmap start",
+                  f"the digits map ends at Procrustes disparity {earlier[3]} from its Laplacian-eigenmap start",
                   f"changes {int(earlier[6]) - int(new[6])} of {int(earlier[6]):,} far pairs".replace(",", " "),
                   f"load average was {min(loads):.1f} to {max(loads):.1f} on its 2 cores",
                   f"At $d = 2$ the LVM's test error is {full['saul_lvm d=2'][1]} against UMAP's {full['umap d=2'][1]} and "
