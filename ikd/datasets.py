@@ -86,7 +86,7 @@ def sinusoidal_observations(Z, # (T, M) latent
                             noise:float=0.1, # noise standard deviation
                             random_state=None, # seed
                            ): # (T, N) observations
-    "$\\mathbf x_t = \\sin(\\boldsymbol\\Omega\\mathbf z_t + \\boldsymbol\\varphi) + \\boldsymbol\\varepsilon_t$ with $\\omega \\sim U(-1, 1)$, $\\varphi \\sim U(-\\pi, \\pi)$."
+    "$\\mathbf x_t = \\sin(\\boldsymbol\\Omega\\mathbf z_t + \\boldsymbol\\varphi) + \\boldsymbol\\varepsilon_t$ with the entries of $\\boldsymbol\\Omega$ drawn from $U(-1, 1)$, $\\varphi \\sim U(-\\pi, \\pi)$."
     rng = check_random_state(random_state)
     Z = np.asarray(Z, dtype=np.float64).reshape(len(Z), -1)
     omega = rng.uniform(-1, 1, (n_features, Z.shape[1]))
