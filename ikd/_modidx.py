@@ -409,5 +409,7 @@ d = { 'settings': { 'branch': 'main',
                            'ikd.style.table': ('style.html#table', 'ikd/style.py')},
             'ikd.validation': { 'ikd.validation.fixed_seed': ('validation.html#fixed_seed', 'ikd/validation.py'),
                                 'ikd.validation.refuse_booleans': ('validation.html#refuse_booleans', 'ikd/validation.py'),
+                                'ikd.validation.refuse_flat': ('validation.html#refuse_flat', 'ikd/validation.py'),
                                 'ikd.validation.scale_exponent': ('validation.html#scale_exponent', 'ikd/validation.py'),
+                                'ikd.validation.starting_map': ('validation.html#starting_map', 'ikd/validation.py'),
                                 'ikd.validation.unit_scaled': ('validation.html#unit_scaled', 'ikd/validation.py')}}}

@@ -9,7 +9,7 @@ from typing import Callable
 
 import numpy as np
 
-from .validation import fixed_seed
+from .validation import fixed_seed, refuse_flat, starting_map
 
 # %% auto #0
 __all__ = ['METHODS', 'Method', 'embed', 'timed_embed']
@@ -53,11 +53,8 @@ def _umap(X, n_components, random_state, **options):
 def _pacmap(X, n_components, random_state, init=None, **options): # init: a starting map, or "pca" / "random"
     import pacmap
     if init is not None and not isinstance(init, str):  # PaCMAP trusts a given map's shape: a short one corrupts memory
-        init = np.asarray(init, dtype=np.float64)
-        if init.shape != (len(X), n_components):
-            raise ValueError(f"init must have shape (n_samples, n_components) = ({len(X)}, {n_components}), got {init.shape}")
-        if not np.all(np.isfinite(init)): raise ValueError("init contains NaN or infinite values")
-        if np.any(np.ptp(init, axis=0) == 0): raise ValueError("init has a constant column: PaCMAP would keep that axis collapsed")
+        init = starting_map(init, len(X), n_components)
+        refuse_flat(init, n_components)
     return pacmap.PaCMAP(n_components=n_components, random_state=random_state, **options).fit_transform(X, init=init)
 
 def _trimap(X, n_components, random_state, **options):

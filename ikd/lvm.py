@@ -17,11 +17,11 @@ from sklearn.manifold import spectral_embedding
 from sklearn.neighbors import KNeighborsRegressor, NearestNeighbors
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_array, validate_data
+from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
 from .logs import logger, logging_stages, stage
-from .validation import refuse_booleans, scale_exponent, unit_scaled
+from .validation import refuse_booleans, refuse_flat, scale_exponent, starting_map, unit_scaled
 
 # %% auto #0
 __all__ = ['LINEAR_SOLVERS', 'DIRECT_SOLVE_MAX', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS',
@@ -621,18 +621,11 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         return self
 
     def _start_means(self, n_samples, row_of, n_distinct): # the given map, one start per distinct row of X
-        start = check_array(self.init, dtype=np.float64, input_name="init")
-        if start.shape != (n_samples, self.n_components):
-            raise ValueError(f"init must have one row per sample and n_components columns, ({n_samples}, "
-                             f"{self.n_components}), got shape {start.shape}")
-        start = unit_scaled(start)  # so that the spread test neither overflows nor underflows
+        start = unit_scaled(starting_map(self.init, n_samples, self.n_components))  # the averages below cannot overflow
         # copies of a repeated row share one mean: they start from the mean of their init rows, whatever the row order
         start = np.stack([np.bincount(row_of, weights=column, minlength=n_distinct) for column in start.T], axis=1)
         start /= np.bincount(row_of, minlength=n_distinct)[:, None]
-        rank = np.linalg.matrix_rank(start - start.mean(axis=0))
-        if rank < self.n_components:  # the means' updates stay in the span of the start's spread
-            raise ValueError(f"init spreads the distinct samples over {rank} of its {self.n_components} dimensions (rank "
-                             f"{rank} after centring), which EM cannot leave: give a map with spread in every direction")
+        refuse_flat(start, self.n_components)  # the means' updates stay in the span of the start's spread
         return start
 
     def fit_transform(self, X, y=None):
