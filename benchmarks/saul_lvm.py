@@ -1,11 +1,19 @@
 """Saul's tractable LVM against PCA, IKD, UMAP and t-SNE on digits and MNIST (issues 22 and 35).
 
-Run: python benchmarks/saul_lvm.py [--ablation] [--mnist-test] [--mnist] [--dims 2 5 10] [--data-dir DIR]
+Run: python benchmarks/saul_lvm.py [--ablation] [--solvers] [--sweep] [--mnist-test] [--mnist] [--dims 2 5 10] [--data-dir DIR]
 Digits (scikit-learn's 1797 images): shuffled stratified 5-fold 9-NN accuracy of each embedding at d = 2 and 10, and the
 fit time (t-SNE at d = 10 uses the exact method; Barnes-Hut allows at most 3); writes results/saul_lvm.txt.
 --ablation: the changes of issue 35 on digits at d = 2, each alone and together (the start's scale, momentum, the far
 weight on one-way edges of E, recursion into the groups at two coarse levels): 9-NN accuracy, final zeta, silhouette,
 Procrustes disparity of the map from its start, iterations; writes results/saul_lvm_ablation.txt.
+--solvers: the means' linear solvers (sparse LU, multigrid CG, Jacobi CG) on the same fits (digits, a 3000-point Swiss
+roll, 2000, 5000 and 10 000 MNIST test images; d = 2, defaults otherwise; sparse LU stops at 5000 images, where one fit
+takes minutes): fit seconds (best of `SOLVER_REPEATS`), iterations, final zeta and the Procrustes disparity of each map
+from the direct solver's; writes results/saul_lvm_solvers.txt. Needs the MNIST files (--data-dir or IKD_DATA).
+--sweep: how close the model's options bring its MNIST map to UMAP's 9-NN accuracy: on the 10 000 test images (d = 2,
+5-fold 9-NN accuracy) the defaults and one change at a time (k, s, coarse levels, PCA's map as the start, momentum, a
+longer run), then on 3000 of them (seed 0) the model without coarse graining (every far pair, coarse_levels=0) beside
+one level, at s = 1 and 2, and UMAP; writes results/saul_lvm_sweep.txt (about 20 minutes on one core).
 --mnist-test: the 10 000 MNIST test images at d = 2, the LVM (s = 1; s = 2 as in the paper's 9-NN errors; two coarse
 levels) and UMAP side by side (each in a fresh process, so both
 pay their imports and numba's compilation), 5-fold 9-NN accuracy as for digits; also the recall of the approximate
@@ -34,7 +42,7 @@ from timing import report_from_child, run_in_child
 RESULTS = Path(__file__).parent / "results"
 METHODS = ("saul_lvm", "pca", "ikd", "umap", "tsne")
 MNIST_METHODS = ("saul_lvm", "pca", "umap")
-LVM_MNIST = dict(n_neighbors=9, n_walk_steps=1, coarse_levels=1, linear_solver="cg_jacobi", random_state=0)
+LVM_MNIST = dict(n_neighbors=9, n_walk_steps=1, coarse_levels=1, random_state=0)
 # "saul_lvm_s2": the paper's settings for its 9-NN errors (its Fig. 6: k = 9, s = 2); s = 1 is its setting for the maps
 # "saul_lvm_l2": two coarse levels, which recurse into the groups as the reference does
 LVM_VARIANTS = {"saul_lvm": {}, "saul_lvm_s2": dict(n_walk_steps=2), "saul_lvm_l2": dict(coarse_levels=2)}
@@ -159,6 +167,78 @@ def ablation_table():
     return lines
 
 
+SOLVER_REPEATS = 2  # fits per (data set, solver): the best time is reported
+DIRECT_SOLVE_UP_TO = 5000  # larger MNIST subsets skip sparse LU (the 10 000 test images take minutes per fit)
+
+
+def solver_table(data_dir):
+    "The means' linear solvers on the same fits: time, iterations, zeta and how far each map is from the direct one's."
+    from scipy.spatial import procrustes
+    from sklearn.datasets import load_digits, make_swiss_roll
+    from ikd.lvm import LINEAR_SOLVERS, TractableLVM
+    X_test, _ = mnist("test", data_dir)
+    rows = np.random.default_rng(0).permutation(len(X_test))
+    data = {"digits": load_digits().data, "Swiss roll 3000": make_swiss_roll(3000, random_state=0)[0],
+            **{f"MNIST {n}": X_test[np.sort(rows[:n])] for n in (2000, 5000, 10000)}}
+    lines = [load_average(), "The means' linear solvers on the same fits (d = 2, seed 0, defaults otherwise): fit seconds "
+             f"(best of {SOLVER_REPEATS}), EM iterations, final zeta, Procrustes disparity from the direct solver's map",
+             f"{'data':>16s}  {'solver':>9s}  {'seconds':>7s}  {'iterations':>10s}  {'zeta':>9s}  {'disparity':>9s}"]
+    for name, X in data.items():
+        direct_map = None
+        for solver in LINEAR_SOLVERS:
+            if solver == "direct" and len(X) > DIRECT_SOLVE_UP_TO: continue
+            seconds = []
+            for _ in range(SOLVER_REPEATS):
+                start = time.perf_counter()
+                model = TractableLVM(2, linear_solver=solver, random_state=0).fit(X)
+                seconds.append(time.perf_counter() - start)
+            if solver == "direct": direct_map = model.embedding_
+            disparity = f"{procrustes(direct_map, model.embedding_)[2]:9.1e}" if direct_map is not None else f"{'':>9s}"
+            lines.append(f"{name:>16s}  {solver:>9s}  {min(seconds):7.2f}  {model.n_iter_:10d}  "
+                         f"{model.objective_history_[-1]:9.5f}  {disparity}")
+            print(lines[-1], flush=True)
+    return lines
+
+
+SWEEP = {  # name: options changed from the paper's map settings (k = 9, s = 1, one coarse level) and the defaults
+    "defaults": {}, "k = 5": dict(n_neighbors=5), "k = 15": dict(n_neighbors=15), "s = 2": dict(n_walk_steps=2),
+    "s = 3": dict(n_walk_steps=3), "2 coarse levels": dict(coarse_levels=2), "PCA start": dict(init="pca"),
+    "s = 2, PCA start": dict(n_walk_steps=2, init="pca"), "no momentum": dict(momentum=0.0),
+    "1000 iterations, no stopping rule": dict(max_iter=1000, tol=0.0), "s = 2, 1000 iterations": dict(n_walk_steps=2, max_iter=1000, tol=0.0),
+}
+EXACT_SUBSET = 3000  # test images on which the model without coarse graining (all n^2/2 pairs) is fitted
+
+
+def sweep_table(data_dir):
+    "The model's options against UMAP's 9-NN accuracy on the MNIST test set, and the exact model on a subset."
+    from sklearn.decomposition import PCA
+    from ikd.baselines import embed
+    from ikd.lvm import TractableLVM
+    from ikd.metrics import knn_accuracy
+    X, labels = mnist("test", data_dir)
+    lines = [load_average(), "MNIST test set (10 000 x 784), d = 2, seed 0: shuffled stratified 5-fold 9-NN accuracy of the "
+             "LVM with one option changed at a time, and UMAP's",
+             f"{'variant':>34s}  {'9-NN':>6s}  {'iterations':>10s}"]
+
+    def fit(name, X, labels, options):
+        if options.get("init") == "pca": options = {**options, "init": PCA(2, random_state=0).fit_transform(X)}
+        model = TractableLVM(2, **{**LVM_MNIST, **options}).fit(X)
+        lines.append(f"{name:>34s}  {knn_accuracy(model.embedding_, labels, n_neighbors=9):6.3f}  {model.n_iter_:10d}")
+        print(lines[-1], flush=True)
+
+    for name, options in SWEEP.items(): fit(name, X, labels, options)
+    lines.append(f"{'UMAP':>34s}  {knn_accuracy(embed('umap', X, 2, random_state=0), labels, n_neighbors=9):6.3f}")
+    subset = np.sort(np.random.default_rng(0).choice(len(X), EXACT_SUBSET, replace=False))
+    lines += ["", f"{EXACT_SUBSET} of the test images (seed 0): every far pair (0 coarse levels) against one level",
+              f"{'variant':>34s}  {'9-NN':>6s}  {'iterations':>10s}"]
+    for s in (1, 2):
+        for levels in (1, 0):
+            fit(f"s = {s}, {levels} coarse level{'s' if levels != 1 else ''}", X[subset], labels[subset],
+                dict(n_walk_steps=s, coarse_levels=levels))
+    lines.append(f"{'UMAP':>34s}  {knn_accuracy(embed('umap', X[subset], 2, random_state=0), labels[subset], n_neighbors=9):6.3f}")
+    return lines
+
+
 def keep_map(maps, method, saved):
     "A fit's map (and the LVM's output variances) for the saved file, as float32."
     maps[f"{method}_map"] = saved["embedding"].astype(np.float32)
@@ -230,6 +310,8 @@ def write(name, lines):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ablation", action="store_true", help="the changes of issue 35 on digits (about 2 minutes)")
+    parser.add_argument("--solvers", action="store_true", help="the means' linear solvers side by side (about 8 minutes)")
+    parser.add_argument("--sweep", action="store_true", help="the LVM's options against UMAP's accuracy (about 20 minutes)")
     parser.add_argument("--mnist-test", action="store_true", help="the 10 000 MNIST test images, LVM beside UMAP")
     parser.add_argument("--mnist", action="store_true", help="all 70 000 MNIST images (about an hour for three d)")
     parser.add_argument("--no-digits", action="store_true", help="skip the digits table")
@@ -243,6 +325,8 @@ def main():
     warnings.simplefilter("ignore")
     if not args.no_digits: write("saul_lvm.txt", digits_table())
     if args.ablation: write("saul_lvm_ablation.txt", ablation_table())
+    if args.solvers: write("saul_lvm_solvers.txt", solver_table(args.data_dir))
+    if args.sweep: write("saul_lvm_sweep.txt", sweep_table(args.data_dir))
     if args.mnist_test: write("saul_lvm_mnist_test.txt", mnist_test_table(args.data_dir))
     if args.mnist: write("saul_lvm_mnist.txt", mnist_table(args.dims, args.data_dir))
 

@@ -24,7 +24,7 @@ from .logs import logger, logging_stages, stage
 from .validation import refuse_booleans, refuse_flat, scale_exponent, starting_map, unit_scaled
 
 # %% auto #0
-__all__ = ['LINEAR_SOLVERS', 'DIRECT_SOLVE_MAX', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS',
+__all__ = ['LINEAR_SOLVERS', 'AUTO_LINEAR_SOLVER', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS',
            'GROUP_MIN_POINTS', 'HARMONIC_SAMPLE', 'CANDIDATES_PER_DIMENSION', 'SPARE_CANDIDATES', 'AMG_EIGEN_ABOVE',
            'START_SPREADS', 'STOP_WINDOW', 'Pairs', 'pair_terms', 'log_far', 'far_odds', 'objective', 'second_moments',
            'posterior_moments', 'LaplacianPattern', 'laplacian_pattern', 'means_system', 'multigrid_preconditioner',
@@ -157,24 +157,32 @@ def multigrid_preconditioner(matrix):
     return pyamg.smoothed_aggregation_solver(matrix.tocsr()).aspreconditioner()
 
 LINEAR_SOLVERS = ("direct", "cg", "cg_jacobi")
-# "auto" solves directly up to this many inputs and by Jacobi-preconditioned CG above: sparse LU's fill-in grows with n,
-# and on all 70 000 MNIST digits a single-threaded direct fit was stopped unfinished after 37 minutes, where the MNIST
-# benchmark's Jacobi-CG fit took 157 s
-DIRECT_SOLVE_MAX = 40_000
+# what "auto" solves with: Jacobi-preconditioned CG was the fastest on every data set measured (see "Which linear solver"
+# below: digits to 10 000 MNIST images), with the direct solver's map; sparse LU's fill-in on a kNN graph of
+# high-dimensional data grows so fast that 10 000 MNIST images take minutes per fit
+AUTO_LINEAR_SOLVER = "cg_jacobi"
 
 def solve_means(matrix, rhs, start, # the system, and the current means as the starting point
                 method:str="direct", # one of `LINEAR_SOLVERS`: sparse LU, or CG preconditioned by multigrid or the diagonal
-                tol:float=1e-7, # relative residual at which conjugate gradients stop
+                tol:float=1e-7, # conjugate gradients stop at this residual, relative to the current means' residual
                ): # (n, d) new means
-    "Solve the SDD system for all d columns: one LU factorisation, or preconditioned CG from the current means."
+    "Solve the SDD system for all d columns: one LU factorisation, or preconditioned CG for the step from the current means."
     if method == "direct": return splu(matrix).solve(rhs)
     # the preconditioner is rebuilt for every system: one reused over 25 EM steps needed 20 times the CG iterations
     # by the fifth (MNIST), because the variance updates change the matrix more than its pattern suggests
     if method == "cg": preconditioner = multigrid_preconditioner(matrix)
     elif method == "cg_jacobi": preconditioner = sparse.diags(1.0 / matrix.diagonal())
     else: raise ValueError(f"linear_solver must be one of {LINEAR_SOLVERS}, got {method!r}")
-    columns = [cg(matrix, rhs[:, k], x0=start[:, k], rtol=tol, M=preconditioner)[0] for k in range(rhs.shape[1])]
-    return np.stack(columns, axis=1)
+    # CG solves for the step, so the tolerance is relative to the step's size: relative to the right-hand side, which
+    # grows with the means' distance from the origin, it left the inside of a far-off cluster unconverged
+    steps = []
+    for residual in (rhs - matrix @ start).T:
+        step, info = cg(matrix, residual, rtol=tol, M=preconditioner)
+        if info != 0 or not np.all(np.isfinite(step)):
+            raise ValueError(f"conjugate gradients did not reach cg_tol={tol:g} on the means' system (scipy's cg returned "
+                             f"info={info}): use a larger cg_tol, or linear_solver='direct'")
+        steps.append(step)
+    return start + np.stack(steps, axis=1)
 
 def update_variances(means, variances, similar:Pairs, dissimilar:Pairs,
                      terms=None, # (near, far) `pair_terms` of this state, when already computed
@@ -470,7 +478,7 @@ def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
     rng = np.random.default_rng(check_random_state(random_state).randint(2 ** 31))
     search_seed = int(rng.integers(2 ** 31))
     if neighbors == "auto": neighbors = "approximate" if len(X) > APPROXIMATE_ABOVE else "exact"
-    if linear_solver == "auto": linear_solver = "cg_jacobi" if len(X) > DIRECT_SOLVE_MAX else "direct"
+    if linear_solver == "auto": linear_solver = AUTO_LINEAR_SOLVER
     with stage("graph"): graph = neighbour_graph(X, n_neighbors, n_walk_steps, neighbors, search_seed)
     with stage("pairs"): similar, dissimilar = model_pairs(X, graph, coarse_levels, rng, into_groups, repel_one_way)
     with stage("initialisation"):
@@ -492,7 +500,8 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     """Saul's tractable latent variable model (PNAS 2020): EM with closed-form, Laplacian-system updates.
 
     Repeated rows are embedded once: every copy of a row gets the same mean and variance. The fit does not depend on
-    the scale of X: X * c (c > 0) gives c times the means and c^2 times the variances.
+    the scale of X: X * c (c > 0) gives c times the means and c^2 times the variances (exactly for c a power of two;
+    for other c, rounding can order tied input distances, as integer data has, differently and change the kNN graph).
 
     Parameters
     ----------
@@ -518,10 +527,11 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         above 40 000 distinct rows).
     linear_solver : {"auto", "direct", "cg", "cg_jacobi"}, default="auto"
         Sparse LU, or conjugate gradients started at the current means and preconditioned by pyamg's smoothed
-        aggregation ("cg") or by the diagonal ("cg_jacobi", the fastest on MNIST; see the notebook). "auto": direct up
-        to 40 000 distinct rows, "cg_jacobi" above.
+        aggregation ("cg") or by the diagonal ("cg_jacobi"). "auto": "cg_jacobi", the fastest at every size measured
+        (see the notebook); all three give the same map to within the CG tolerance.
     cg_tol : float, default=1e-7
-        Relative residual at which conjugate gradients stop (the inexact solve still never lowers zeta).
+        Conjugate gradients stop when the residual has fallen to cg_tol times the current means' residual: a
+        tolerance relative to the EM step (the inexact solve never lowers zeta).
     init : "spectral" or array-like of shape (n_samples, n_components), default="spectral"
         The means EM starts from: Laplacian eigenmaps of the near graph, or a map of your own (another method's
         embedding, in the rows' order); either is centred and scaled to the inputs' RMS radius.

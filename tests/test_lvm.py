@@ -61,6 +61,38 @@ def test_same_seed_same_output_and_rows_permute(roll):
 
 @pytest.mark.parametrize("levels", [0, 1, 2])
 @pytest.mark.parametrize("momentum", [0.0, 0.9])
+def test_every_linear_solver_gives_the_direct_solvers_map(roll, levels, momentum):
+    "CG (either preconditioner) against sparse LU, a second solution of the same systems; 'auto' is Jacobi CG."
+    fit = lambda solver: TractableLVM(coarse_levels=levels, max_iter=60, tol=0, momentum=momentum, linear_solver=solver,
+                                      random_state=0).fit(roll[0])
+    direct = fit("direct")
+    for solver in ("cg", "cg_jacobi"):
+        other = fit(solver)
+        assert procrustes(direct.embedding_, other.embedding_)[2] < 1e-6
+        # CG stops at a relative residual of 1e-7: over 60 steps, momentum carries the difference to about 1e-6 of zeta
+        np.testing.assert_allclose(other.objective_history_, direct.objective_history_, rtol=1e-5)
+    np.testing.assert_array_equal(fit("auto").embedding_, other.embedding_)
+
+
+def test_conjugate_gradients_converge_inside_a_far_cluster():
+    "CG's tolerance is relative to the step: relative to the right-hand side, a cluster 50 sd away was left unconverged."
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0, 1, (200, 3)), rng.normal(50, 1, (200, 3))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn's spectral embedding warns that the kNN graph has two parts
+        direct, jacobi = (TractableLVM(linear_solver=solver, random_state=0).fit(X) for solver in ("direct", "cg_jacobi"))
+    assert jacobi.n_iter_ == direct.n_iter_
+    for cluster in (slice(0, 200), slice(200, 400)):  # 0.63 inside the first before
+        assert procrustes(direct.embedding_[cluster], jacobi.embedding_[cluster])[2] < 1e-6
+
+
+def test_unreachable_cg_tolerance_is_named(roll):
+    with pytest.raises(ValueError, match="cg_tol=1e-300"):
+        TractableLVM(cg_tol=1e-300, max_iter=3, random_state=0).fit(roll[0])
+
+
+@pytest.mark.parametrize("levels", [0, 1, 2])
+@pytest.mark.parametrize("momentum", [0.0, 0.9])
 def test_no_half_step_lowers_the_objective(roll, levels, momentum):
     model = TractableLVM(coarse_levels=levels, max_iter=40, tol=0, momentum=momentum, random_state=0).fit(roll[0])
     history = model.objective_history_
