@@ -1,11 +1,13 @@
-"""The doubling dimension beside the Levina-Bickel estimate m-hat as input to IKD's `auto` rules (issue 21, part 3).
+"""Dimension estimates as input to IKD's `auto` rules: m-hat, its variants, and the doubling dimension (issues 21 and 33).
 
 Run: python benchmarks/doubling_dimension.py [--seeds 3] [--data-dir DIR]
 For the seven data sets of the settings notebook's tables (digits, COIL-20, qPCR, 3000 Fashion-MNIST images; the hard,
 medium and easy Fig. 3 latents at N = 100, 1000, 10000 with the seeds of `geodesic_variants.py`), computes m-hat as a
-default fit does (`IKD.settings_.intrinsic_dimension`) and the doubling dimension (`dimension.doubling_dimension`, upper
-quartile) from the same correlations and kernel. Then applies the two rules (distance paths when the dimension is at most
-M + 1, refinement when it is at most min(M + 1, 4)) with each estimate, and reads the score of the chosen variant from
+default fit does (`IKD.settings_.intrinsic_dimension`, read beyond the noise radius), m-hat without the noise radius
+(plain Levina-Bickel, as for a precomputed covariance), m-hat with the floor shifted by sqrt(2 ln T) noise sd, and the
+doubling dimension (`dimension.doubling_dimension`, upper quartile), all from the same correlations and kernel. Then
+applies the two rules (distance paths when the dimension is at most M + 1, refinement when it is at most min(M + 1, 4))
+with each estimate, and reads the score of the chosen variant from
 the committed `benchmarks/geodesic_variants.txt` (5-fold 5-NN accuracy; mean affine R^2 over the seeds for the latents,
 where the rule is applied to the seeds' mean estimate). Prints and writes benchmarks/results/doubling_dimension.txt.
 """
@@ -20,7 +22,7 @@ from sklearn.datasets import load_digits
 from ikd import IKD
 from ikd.covariance import sample_covariance
 from ikd.datasets import load_coil20, load_fashion_mnist, load_guo_qpcr
-from ikd.dimension import doubling_dimension
+from ikd.dimension import doubling_dimension, intrinsic_dimension
 from ikd.experiments import LATENTS, latent_data
 from ikd.geodesic import REFINE_MAX_DIMENSION
 
@@ -46,10 +48,17 @@ def chosen_variant(dimension, n_components):
     return {"distance": "distance+refine", "product (paper)": "product+refine"}[path] if refined else path
 
 
+ESTIMATES = ("m-hat", "no radius", "shifted", "doubling")
+
+
 def estimates(X):
-    "(m-hat, doubling dimension) on the correlations a default fit uses."
+    "The four estimates of `ESTIMATES` on the correlations a default fit uses."
     model = IKD(2).fit(X)
-    return model.settings_.intrinsic_dimension, doubling_dimension(sample_covariance(X), model.kernel_)
+    S = sample_covariance(X)
+    shift = np.sqrt(2 * np.log(len(X)))
+    return (model.settings_.intrinsic_dimension, intrinsic_dimension(S, model.kernel_),
+            intrinsic_dimension(S, model.kernel_, n_features=X.shape[1], floor_shift=shift),
+            doubling_dimension(S, model.kernel_))
 
 
 def main():
@@ -59,33 +68,37 @@ def main():
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     scores = committed_scores()
-    rows = []  # (data, M, m-hat, doubling, score with m-hat's choice, score with the doubling dimension's, best score)
+    rows = []  # (data, setting, the four estimates, the score each one's choice gets, the best score)
     real = {"digits": lambda: load_digits(return_X_y=True), "COIL-20": lambda: load_coil20(args.data_dir),
             "qPCR": lambda: load_guo_qpcr(args.data_dir), "F-MNIST 3000": lambda: load_fashion_mnist(data_dir=args.data_dir)}
     for name, load in real.items():
         X, _ = load()
-        m_hat, doubling = estimates(np.asarray(X, dtype=np.float64))
+        dimensions = estimates(np.asarray(X, dtype=np.float64))
         for M in (2, 3, 5, 10):
             table = scores[(name, M)]
-            rows.append((name, f"M = {M}", m_hat, doubling, table[chosen_variant(m_hat, M)],
-                         table[chosen_variant(doubling, M)], max(table.values())))
+            rows.append((name, f"M = {M}", *dimensions, *(table[chosen_variant(d, M)] for d in dimensions),
+                         max(table.values())))
     for latent in LATENTS:
         for N in (100, 1000, 10000):
-            pairs = np.array([estimates(latent_data(latent, "squared_exponential", N, seed)[0]) for seed in range(args.seeds)])
-            m_hat, doubling = pairs.mean(axis=0)
+            dimensions = np.array([estimates(latent_data(latent, "squared_exponential", N, seed)[0])
+                                   for seed in range(args.seeds)]).mean(axis=0)
             table = scores[(latent, N)]
-            rows.append((latent, f"N = {N}", m_hat, doubling, table[chosen_variant(m_hat, 3)],
-                         table[chosen_variant(doubling, 3)], max(table.values())))
+            rows.append((latent, f"N = {N}", *dimensions, *(table[chosen_variant(d, 3)] for d in dimensions),
+                         max(table.values())))
+    n = len(ESTIMATES)
     lines = ["Dimension estimates and the score of the variant each one makes the auto rules choose "
              "(real data: 5-fold 5-NN accuracy; latents: M = 3, mean affine R^2)",
-             f"{'data':>13s} {'setting':>9s}  {'m-hat':>6s}  {'doubling':>8s}  {'with m-hat':>10s}  {'with doubling':>13s}  {'best':>6s}"]
-    for data, setting, m_hat, doubling, by_m_hat, by_doubling, best in rows:
-        lines.append(f"{data:>13s} {setting:>9s}  {m_hat:6.2f}  {doubling:8.2f}  {by_m_hat:10.4f}  {by_doubling:13.4f}  {best:6.4f}")
+             f"{'data':>13s} {'setting':>9s}  " + "  ".join(f"{e:>9s}" for e in ESTIMATES) + "  "
+             + "  ".join(f"{'with ' + e:>14s}" for e in ESTIMATES) + f"  {'best':>6s}"]
+    for data, setting, *values in rows:
+        lines.append(f"{data:>13s} {setting:>9s}  " + "  ".join(f"{v:9.2f}" for v in values[:n]) + "  "
+                     + "  ".join(f"{v:14.4f}" for v in values[n:2 * n]) + f"  {values[-1]:6.4f}")
     for label, part in (("real data (16 settings)", rows[:16]), ("latents (9 settings)", rows[16:])):
-        by_m_hat, by_doubling, best = (np.mean([row[i] for row in part]) for i in (4, 5, 6))
-        differ = sum(row[4] != row[5] for row in part)
-        lines.append(f"mean over {label}: with m-hat {by_m_hat:.4f}, with the doubling dimension {by_doubling:.4f}, "
-                     f"best variant {best:.4f}; the choices differ in {differ}")
+        means = [np.mean([row[2 + n + i] for row in part]) for i in range(n)]
+        differ = [sum(row[2 + n + i] != row[2 + n] for row in part) for i in range(1, n)]
+        lines.append(f"mean over {label}: " + ", ".join(f"with {e} {m:.4f}" for e, m in zip(ESTIMATES, means))
+                     + f", best variant {np.mean([row[-1] for row in part]):.4f}; settings where the chosen variant scores otherwise than m-hat's: "
+                     + ", ".join(f"{e} {d}" for e, d in zip(ESTIMATES[1:], differ)))
     RESULTS.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -5,13 +5,30 @@
 # %% ../nbs/dimension.ipynb #c002
 from __future__ import annotations
 import numpy as np
+from scipy import optimize
 from sklearn.utils import check_random_state
 
 from .covariance import COINCIDENT_CORRELATION, ROW_BLOCK, new_correlations
 from .validation import fixed_seed
 
 # %% auto #0
-__all__ = ['intrinsic_dimension', 'ball_growth', 'doubling_dimension']
+__all__ = ['NOISE_TOLERANCE', 'NOISE_REACH', 'noise_blurred_excess', 'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
+
+# %% ../nbs/dimension.ipynb #n001
+NOISE_TOLERANCE = 1 / 3  # epsilon: a pair is trusted where noise is predicted to scatter its excess by at most this share
+NOISE_REACH = 2.0  # the annulus a point contributes reaches at least this multiple of the noise radius
+
+def noise_blurred_excess(floor:float, # u0: 1 - the largest correlation between two distinct points
+                         n_features:int, # N, the features behind every correlation
+                         tolerance:float=NOISE_TOLERANCE, # epsilon
+                        ) -> float: # v0: pairs whose 1 - rho exceeds u0 by less than this are ranked by noise
+    "The excess $v_0$ over the noise floor below which noise scatters a pair's $\\hat v$ by more than $\\varepsilon v$."
+    if not (np.isfinite(floor) and 0 <= floor < 1): raise ValueError(f"floor must be in [0, 1), got {floor!r}")
+    if isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 1:
+        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+    if not (np.isfinite(tolerance) and tolerance > 0): raise ValueError(f"tolerance must be positive, got {tolerance!r}")
+    N = float(n_features)  # float arithmetic: a small NumPy integer type would overflow in N ** 2
+    return float(2 * floor / tolerance ** 2 * (1 / N + np.sqrt(1 / N ** 2 + tolerance ** 2 / N)))
 
 # %% ../nbs/dimension.ipynb #c005
 def _check_square(S):
@@ -20,35 +37,83 @@ def _check_square(S):
         raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
 
-def _strongest_correlations(S, start, k):
-    "Each row of one band's k largest correlations with other points that are not copies of it, descending."
-    diagonal, band = np.diag(S), slice(start, start + ROW_BLOCK)
+def _band_correlations(S, start, diagonal):
+    "One band of rows' correlations with every point, with the point itself and its copies at -inf."
+    band = slice(start, start + ROW_BLOCK)
+    rows = np.asarray(S[band], dtype=np.float64)
+    if not np.all(np.isfinite(rows)): raise ValueError("S contains NaN or infinite values")
     # each row's own variance is given, so no marginal variance enters
-    rho = new_correlations(np.asarray(S[band], dtype=np.float64), diagonal[band], diagonal, variance=None)
+    rho = new_correlations(rows, diagonal[band], diagonal, variance=None)
     rho[np.arange(len(rho)), np.arange(start, start + len(rho))] = -np.inf
     # a copy (correlation 1) is the same point again: at distance 0 it has no ratio, and duplicated rows would hide
     # every point's neighbourhood (the estimate of X stacked on itself was infinite)
     rho[rho >= COINCIDENT_CORRELATION] = -np.inf
-    return -np.sort(-np.partition(rho, rho.shape[1] - k, axis=1)[:, rho.shape[1] - k:], axis=1)
+    return rho
+
+def _annulus_dimension(n_inside, # (P,) neighbours strictly inside each point's annulus
+                       log_ratio_sum, # (P,) the sum of ln(r / R) over them
+                       log_inner, # (P,) ln(r0 / R); -inf for a ball (r0 = 0)
+                      ) -> float:
+    "The root in $m$ of the pooled annulus log-likelihood's derivative (Levina–Bickel when every $r_0$ is 0)."
+    n, total = n_inside.sum(), log_ratio_sum.sum()
+    if n == 0 or total >= 0: return float("inf")
+    if np.all(np.isneginf(log_inner)): return float(-n / total)
+    def slope(m):  # decreasing: the log-likelihood is concave in m
+        with np.errstate(over="ignore"):  # t^-m overflows for large m, where the term is 0
+            return n / m + total + np.sum(n_inside * log_inner / np.expm1(-m * log_inner))
+    low, high = 1e-3, 1e3
+    if slope(high) > 0: return float("inf")
+    if slope(low) < 0: return 0.0  # the likelihood peaks at m = 0: the neighbours crowd the annulus's inner edge
+    return float(optimize.brentq(slope, low, high, xtol=1e-10))
 
 def intrinsic_dimension(S, # (T, T) covariance or correlation
                         kernel, # `Kernel` with the marginal variance set
-                        n_neighbors:int=7, # k: the distances to each point's k most correlated points are used
-                       ) -> float: # the estimated dimension (inf when every neighbour distance is the same)
-    "Levina–Bickel maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances."
+                        n_neighbors:int=7, # k: each point's k most correlated points beyond the noise are used
+                        n_features:int|None=None, # N behind the covariances, for the noise radius (None: no radius)
+                        tolerance:float=NOISE_TOLERANCE, # epsilon of `noise_blurred_excess`
+                        reach:float=NOISE_REACH, # the annulus reaches at least this multiple of the noise radius
+                        floor_shift:float=0.0, # with N: raise the floor by this many noise sd 2 u0 / sqrt(N) (see above)
+                       ) -> float: # the estimated dimension (inf when no point has k neighbours beyond the noise or all lie at one distance; 0 when they crowd its edge)
+    "Maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances beyond the noise radius."
     _check_square(S)
     T = S.shape[0]
-    if not 2 <= n_neighbors < T: raise ValueError(f"n_neighbors must be between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
+    if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, (int, np.integer)) or not 2 <= n_neighbors < T:
+        raise ValueError(f"n_neighbors must be an integer between 2 and T - 1 = {T - 1}, got {n_neighbors!r}")
+    if n_features is not None and (isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 1):
+        raise ValueError(f"n_features must be a positive integer or None, got {n_features!r}")
+    if not (np.isfinite(tolerance) and tolerance > 0): raise ValueError(f"tolerance must be positive, got {tolerance!r}")
+    if not (np.isfinite(reach) and 1 < reach <= 1e3): raise ValueError(f"reach must be a number in (1, 1000], got {reach!r}")
+    if not (np.isfinite(floor_shift) and floor_shift >= 0): raise ValueError(f"floor_shift must be a number >= 0, got {floor_shift!r}")
     diagonal = np.asarray(np.diag(S), dtype=np.float64)
     if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
         raise ValueError("S must have a positive, finite diagonal (every point's variance)")
-    strongest = np.concatenate([_strongest_correlations(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)])
-    squared = kernel.with_variance(1.0).inverse(np.clip(strongest, np.finfo(float).tiny, 1.0))
-    squared = squared - squared[:, 0].min()  # the noise floor (see above)
-    radii = np.sqrt(squared[squared[:, 0] > 0])  # a point with a neighbour at distance 0 has no finite ratios
-    if len(radii) == 0: return float("inf")
-    mean_log_ratio = np.mean(np.log(radii[:, -1:] / radii[:, :-1]))
-    return float(1 / mean_log_ratio) if mean_log_ratio > 0 else float("inf")
+    bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
+    top = max(_band_correlations(S, start, diagonal).max() for start in bands)
+    # with no positive correlation there is no floor to read the noise from, and no radius is set
+    noisy = n_features is not None and top > 0
+    centre = top - floor_shift * 2 * (1 - top) / np.sqrt(n_features) if noisy else top
+    if noisy and centre <= 0: raise ValueError(f"floor_shift={floor_shift!r} moves the noise floor past every positive correlation")
+    floor = unit.inverse(np.clip(centre, tiny, 1.0))  # the noise floor of every squared distance (see above)
+    blurred = noise_blurred_excess(1 - centre, n_features, tolerance) if noisy else 0.0
+    trusted_below = centre - blurred  # stronger correlations than this are ordered by the noise
+    inner = unit.inverse(max(trusted_below, tiny)) - floor if blurred > 0 else 0.0  # r0 squared
+    reach_correlation = float(unit.f(floor + reach ** 2 * inner)) if inner > 0 else np.inf
+    counts, log_sums, log_inners = [], [], []
+    for start in bands:
+        rho = _band_correlations(S, start, diagonal)
+        trusted = np.where(rho < trusted_below, rho, -np.inf)
+        kth = -np.partition(-trusted, n_neighbors - 1, axis=1)[:, n_neighbors - 1]
+        outer = np.minimum(kth, reach_correlation)  # R: the k-th trusted neighbour, or reach * r0 if that is farther
+        usable = kth > -np.inf
+        if inner == 0: usable &= rho.max(axis=1) < top  # a point with a neighbour at distance 0 has no finite ratios
+        rows, cols = np.nonzero((trusted > outer[:, None]) & usable[:, None])
+        outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor
+        squared = unit.inverse(np.clip(rho[rows, cols], tiny, 1.0)) - floor
+        rows, squared = rows[squared > 0], squared[squared > 0]
+        counts.append(np.bincount(rows, minlength=len(rho))[usable])
+        log_sums.append(np.bincount(rows, 0.5 * np.log(squared / outer_squared[rows]), minlength=len(rho))[usable])
+        with np.errstate(divide="ignore"): log_inners.append(0.5 * np.log(inner / outer_squared[usable]))
+    return _annulus_dimension(*map(np.concatenate, (counts, log_sums, log_inners)))
 
 # %% ../nbs/dimension.ipynb #c012
 def ball_growth(distances, # (m, T) distances from m sample points to all T points, each row holding the point's own 0

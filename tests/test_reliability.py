@@ -13,7 +13,7 @@ from ikd import IKD
 from ikd.blockwise import BlockwiseSolver
 from ikd.covariance import sample_covariance
 from ikd.datasets import gp_observations, ou_latent
-from ikd.dimension import doubling_dimension
+from ikd.dimension import doubling_dimension, intrinsic_dimension
 from ikd.kernels import get_kernel
 from ikd.metrics import affine_r2
 
@@ -193,3 +193,68 @@ def test_stored_zeros_do_not_split_copies(gp):
     copies.eliminate_zeros()
     both = sparse.vstack([X, copies]).tocsr()
     assert procrustes(quietly(lambda: IKD().fit_transform(both)), quietly(lambda: IKD().fit_transform(both.toarray())))[2] < 1e-12
+
+
+@pytest.mark.parametrize("noise", [0.05, 0.1])
+def test_noisy_one_dimensional_latent_gets_distance_paths(noise):
+    """Item 13: on a densely sampled 1-D latent the 7 nearest correlations are ordered by noise, and read there m-hat was
+    4.4 / 6.3, so `auto` chose max-product paths (affine R^2 0.915 / 0.921). Read beyond the noise radius it is below 2,
+    and the defaults take refined distance paths (0.975 / 0.980)."""
+    Z = ou_latent(500, 1, random_state=3)
+    X = gp_observations(Z, 200, lengthscale=3.0, noise=noise, random_state=3)
+    model = quietly(lambda: IKD(1).fit(X))
+    assert model.settings_.intrinsic_dimension < 2
+    assert model.solver_.path == "distance" and model.settings_.refine
+    assert affine_r2(model.embedding_, Z) > 0.97
+
+
+@pytest.mark.parametrize("m, noise", [(2, 0.1), (2, 0.2), (4, 0.1)])
+def test_noise_radius_keeps_surfaces_and_higher_dimensions(m, noise):
+    """The noise radius lowers what noise inflated and leaves what it did not: noisy 2-D latents read at most M + 1 = 3
+    (3.4 and 5.7 without it), a 4-D latent, whose neighbours lie beyond the noise, within 0.3 of its reading without it."""
+    X = gp_observations(ou_latent(1000, m, random_state=3), 200, lengthscale=3.0, noise=noise, random_state=3)
+    model = quietly(lambda: IKD(m).fit(X))
+    without = intrinsic_dimension(sample_covariance(X), model.kernel_)
+    if m == 2: assert model.settings_.intrinsic_dimension <= 3 < without
+    else: assert abs(model.settings_.intrinsic_dimension - without) < 0.3 and model.settings_.intrinsic_dimension > 3.5
+
+
+def test_noise_radius_changes_nothing_without_noise():
+    """Exact SE covariances of points in a box: the floor is the closest pair's distance, not noise, so the radius is
+    tiny and the estimate stays Levina–Bickel's (2.79 against 2.81 with N = 50)."""
+    se = get_kernel("squared_exponential")
+    K = se.covariance(np.random.default_rng(0).uniform(0, 4, size=(800, 3)))
+    assert abs(intrinsic_dimension(K, se, n_features=50) - intrinsic_dimension(K, se)) < 0.05
+
+
+def test_noise_radius_estimate_is_row_order_invariant():
+    X = gp_observations(ou_latent(500, 1, random_state=3), 200, lengthscale=3.0, noise=0.05, random_state=3)
+    se, perm = get_kernel("squared_exponential"), np.random.default_rng(1).permutation(500)
+    S = sample_covariance(X)
+    assert intrinsic_dimension(S[np.ix_(perm, perm)], se, n_features=200) == pytest.approx(
+        intrinsic_dimension(S, se, n_features=200), rel=1e-9)
+
+
+@pytest.mark.parametrize("option, value, message", [("n_features", 0, "n_features"), ("n_features", 2.5, "n_features"),
+                                                    ("n_features", True, "n_features"), ("tolerance", 0.0, "tolerance"),
+                                                    ("reach", 1.0, "reach"), ("floor_shift", -1.0, "floor_shift"),
+                                                    ("floor_shift", np.nan, "floor_shift"),
+                                                    ("floor_shift", 1e6, "floor_shift"), ("reach", 1e300, "reach"),
+                                                    ("n_neighbors", 7.0, "n_neighbors"), ("tolerance", np.nan, "tolerance")])
+def test_noise_radius_options_are_checked(option, value, message):
+    S = sample_covariance(gp_observations(ou_latent(100, 1, random_state=0), 50, random_state=0))
+    options = {"n_features": 50, option: value}
+    with pytest.raises(ValueError, match=message):
+        intrinsic_dimension(S, get_kernel("squared_exponential"), **options)
+
+
+def test_noise_radius_refuses_nan_and_reads_numpy_integers_as_integers():
+    """A NaN in S is refused by name (it gave inf, which sends `path="auto"` to max-product paths); N as a small NumPy
+    integer type gives the estimate of the same Python int (N ** 2 overflowed in np.uint8)."""
+    se = get_kernel("squared_exponential")
+    S = sample_covariance(gp_observations(ou_latent(300, 2, random_state=0), 100, noise=0.1, random_state=0))
+    assert intrinsic_dimension(S, se, n_features=np.uint8(100)) == intrinsic_dimension(S, se, n_features=100)
+    S[3, 5] = S[5, 3] = np.nan
+    for n_features in (None, 100):
+        with pytest.raises(ValueError, match="NaN"):
+            intrinsic_dimension(S, se, n_features=n_features)
