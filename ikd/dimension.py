@@ -73,8 +73,8 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
                         tolerance:float=NOISE_TOLERANCE, # epsilon of `noise_blurred_excess`
                         reach:float=NOISE_REACH, # the annulus reaches at least this multiple of the noise radius
                         floor_shift:float=0.0, # with N: raise the floor by this many noise sd 2 u0 / sqrt(N) (see above)
-                       ) -> float: # the estimated dimension (inf when no point has k neighbours beyond the noise or all lie at one distance; 0 when they crowd its edge)
-    "Maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances beyond the noise radius."
+                       ) -> float: # the estimated dimension (inf when every neighbour lies at one distance; 0 when they crowd the noise radius)
+    "Maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances beyond the noise radius, at most Levina–Bickel's."
     _check_square(S)
     T = S.shape[0]
     if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, (int, np.integer)) or not 2 <= n_neighbors < T:
@@ -113,7 +113,9 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
         counts.append(np.bincount(rows, minlength=len(rho))[usable])
         log_sums.append(np.bincount(rows, 0.5 * np.log(squared / outer_squared[rows]), minlength=len(rho))[usable])
         with np.errstate(divide="ignore"): log_inners.append(0.5 * np.log(inner / outer_squared[usable]))
-    return _annulus_dimension(*map(np.concatenate, (counts, log_sums, log_inners)))
+    estimate = _annulus_dimension(*map(np.concatenate, (counts, log_sums, log_inners)))
+    # noise can only inflate the nearest neighbours' reading: where the annulus reads higher, keep the plain estimate
+    return min(estimate, intrinsic_dimension(S, kernel, n_neighbors)) if inner > 0 else estimate
 
 # %% ../nbs/dimension.ipynb #c012
 def ball_growth(distances, # (m, T) distances from m sample points to all T points, each row holding the point's own 0

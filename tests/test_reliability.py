@@ -258,3 +258,15 @@ def test_noise_radius_refuses_nan_and_reads_numpy_integers_as_integers():
     for n_features in (None, 100):
         with pytest.raises(ValueError, match="NaN"):
             intrinsic_dimension(S, se, n_features=n_features)
+
+
+def test_noise_radius_never_reads_above_the_plain_estimate():
+    """Fig. 4's easy latent drawn with the gamma-exponential kernel and fitted with the SE kernel: the annulus read 4.2
+    there (the plain estimate 2.5), which sent 98 of the 140 full-run trials to max-product paths (R^2 0.81 against
+    0.92 at N = 1000). Noise only inflates the plain estimate, so the estimate is the lower of the two."""
+    from ikd.experiments import latent_data
+    X, Z = latent_data("easy", "gamma_exponential", 1000, 0)
+    model = quietly(lambda: IKD(3).fit(X))
+    plain = intrinsic_dimension(sample_covariance(X), model.kernel_)
+    assert model.settings_.intrinsic_dimension <= plain
+    assert model.solver_.path == "distance" and model.settings_.refine and affine_r2(model.embedding_, Z) > 0.9
