@@ -8,14 +8,15 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 
 # %% auto #0
 __all__ = ['COVARIANCES', 'ROW_BLOCK', 'TRANSFORM_CHUNK', 'CONSTANT_TOLERANCE', 'SPARSE_OFFSET_LIMIT', 'PAIR_CHUNK',
-           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'covariance_rows', 'standardised_rows', 'Rows',
-           'DenseRows', 'as_rows', 'sample_covariance', 'covariance_from_rows', 'SparseRows', 'paired_products',
+           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'covariance_rows', 'standardised_rows', 'mixed_bits',
+           'Rows', 'DenseRows', 'as_rows', 'sample_covariance', 'covariance_from_rows', 'SparseRows', 'paired_products',
            'check_covariance', 'coincide', 'correlations_at', 'new_correlations', 'correlation_matrix',
-           'check_positive_pairs', 'marginal_variance', 'prepared_covariance', 'distinct_rows', 'PreparedRows',
-           'check_distinct_count', 'prepared_rows', 'rows_of_new_points']
+           'check_positive_pairs', 'marginal_variance', 'prepared_covariance', 'distinct_rows', 'coincident_points',
+           'PreparedRows', 'check_distinct_count', 'prepared_rows', 'rows_of_new_points', 'fitted_covariance']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -76,7 +77,7 @@ def standardised_rows(X, # (T, N) data, rows are points
 # %% ../nbs/covariance.ipynb #a004
 _FINGERPRINT = np.random.default_rng(20261124).integers(1, 2 ** 63, size=2, dtype=np.uint64) | np.uint64(1)
 
-def _mixed(bits): # (n,) uint64 -> (n,) uint64, each bit of the input spread over the output
+def mixed_bits(bits): # (n,) uint64 -> (n,) uint64, each bit of the input spread over the output
     with np.errstate(over="ignore"):
         bits = (bits ^ (bits >> np.uint64(31))) * _FINGERPRINT[0]
         return (bits ^ (bits >> np.uint64(29))) * _FINGERPRINT[1]
@@ -133,7 +134,7 @@ class DenseRows(Rows):
         columns = np.arange(self.shape[1], dtype=np.uint64)
         out = np.empty(len(self), dtype=np.uint64)
         for start in range(0, len(self), ROW_BLOCK):  # band by band: the temporaries stay ROW_BLOCK x N
-            bits = _mixed(np.ascontiguousarray(self.values[start:start + ROW_BLOCK]).view(np.uint64) + columns)
+            bits = mixed_bits(np.ascontiguousarray(self.values[start:start + ROW_BLOCK]).view(np.uint64) + columns)
             with np.errstate(over="ignore"): out[start:start + ROW_BLOCK] = bits.sum(axis=1, dtype=np.uint64)
         return out
 
@@ -273,12 +274,12 @@ class SparseRows(Rows):
     def fingerprints(self): # (T,) uint64, equal for rows with equal values
         unit = self.unit.tocsr()
         unit.sort_indices()
-        entries = _mixed(unit.data.view(np.uint64) + unit.indices.astype(np.uint64))
+        entries = mixed_bits(unit.data.view(np.uint64) + unit.indices.astype(np.uint64))
         row_of = np.repeat(np.arange(len(self)), np.diff(unit.indptr))
         total = np.zeros(len(self), dtype=np.uint64)
         with np.errstate(over="ignore"):
             np.add.at(total, row_of, entries)
-            return total + _mixed(self.factor.view(np.uint64)) + _mixed(self.mean.view(np.uint64) + np.uint64(1))
+            return total + mixed_bits(self.factor.view(np.uint64)) + mixed_bits(self.mean.view(np.uint64) + np.uint64(1))
 
     def equal_rows(self, a, b): # (n,) bool: row a[i] equals row b[i], value for value
         differ = np.asarray(abs(self.unit[a] - self.unit[b]).sum(axis=1)).ravel()
@@ -425,6 +426,26 @@ def distinct_rows(rows, # (T, N) standardised rows: an array or `SparseRows`
     rank = np.empty_like(order); rank[order] = np.arange(len(order))
     return first[order], rank[group]
 
+# %% ../nbs/covariance.ipynb #n011
+def coincident_points(S, # (T, T) covariance of the points to fit
+                     ): # (kept (D,) increasing indices, one point per group, group (T,) index into kept), or None
+    "Points correlated at `COINCIDENT_CORRELATION` or more, copies up to rounding: each group is fitted as its first point."
+    T = len(S)
+    own = np.sqrt(np.asarray(np.diag(S), dtype=np.float64))
+    rows, cols = [], []
+    for start in range(0, T, ROW_BLOCK):  # band by band; the cheap bound first, the exact one only where it might hold
+        band = S[start:start + ROW_BLOCK]
+        r, c = np.nonzero(band >= COINCIDENT_CORRELATION * own[start:start + ROW_BLOCK].min() * own.min())
+        same = (band[r, c] >= COINCIDENT_CORRELATION * own[start + r] * own[c]) & (start + r != c)
+        rows.append(start + r[same]); cols.append(c[same])
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    if rows.size == 0: return None
+    _, labels = connected_components(sparse.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(T, T)), directed=False)
+    _, first, group = np.unique(labels, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # groups in the order of their first point
+    rank = np.empty_like(order); rank[order] = np.arange(len(order))
+    return first[order], rank[group.ravel()]
+
 # %% ../nbs/covariance.ipynb #a001
 @dataclass(frozen=True)
 class PreparedRows:
@@ -471,11 +492,25 @@ def prepared_rows(X, # (T, N) validated data (an array or sparse matrix), or the
 
 def rows_of_new_points(X, # (n, N) validated new points (an array or sparse matrix), or their (n, T) covariances if precomputed
                        kind:str, # "correlation", "covariance" or "precomputed"
-                       n_fitted:int, # T, the fitted points: the columns a precomputed covariance must have
-                      ): # (n, N) standardised rows (`covariance_rows`), or the (n, T) covariances as an array
+                       n_fitted:int, # T, the points of a precomputed fit: the columns its new covariances must have
+                       fitted_points=slice(None), # which of those points were fitted (the others coincide with one of them)
+                      ): # (n, N) standardised rows (`covariance_rows`), or the (n, D) covariances with the fitted points
     "What `transform` places: the new points' standardised rows, or their covariances with the fitted points."
     if kind != "precomputed": return covariance_rows(X, kind)
     S_new = X.toarray() if sparse.issparse(X) else X  # the covariances are dense anyway
     if S_new.shape[1] != n_fitted:
         raise ValueError(f"precomputed covariances must have one column per fitted point ({n_fitted}), got {S_new.shape[1]}")
-    return S_new
+    return S_new[:, fitted_points]
+
+def fitted_covariance(rows, # the distinct standardised rows (an array or `SparseRows`), or the (T, T) covariance if precomputed
+                      fitted, # indices (or a slice) of the rows to fit: the landmarks, or every row
+                      kind:str, # "correlation", "covariance" or "precomputed"
+                      n_components:int, # M: a fit needs at least M + 2 distinct points
+                     ): # (S of the points fitted, their indices into rows, each given point's index into them or None)
+    "The covariance of the points to fit, each group of `coincident_points` fitted as its first point."
+    S = rows if kind == "precomputed" else covariance_from_rows(rows[fitted], kind)
+    merged = coincident_points(S)
+    if merged is None: return S, fitted, None
+    kept, group = merged
+    check_distinct_count(len(kept), n_components)
+    return S[np.ix_(kept, kept)], np.arange(len(rows))[fitted][kept], group

@@ -8,7 +8,9 @@ import numpy as np
 from scipy import optimize
 from sklearn.utils import check_random_state
 
-from .covariance import COINCIDENT_CORRELATION, ROW_BLOCK, new_correlations
+from .covariance import COINCIDENT_CORRELATION, COVARIANCE_TOLERANCE, ROW_BLOCK, new_correlations
+from .geodesic import NEIGHBOUR_TIE
+from .solvers import ZERO_COVARIANCE
 from .validation import fixed_seed
 
 # %% auto #0
@@ -36,6 +38,20 @@ def _check_square(S):
     if not isinstance(S, np.ndarray) or S.ndim != 2 or S.shape[0] != S.shape[1]:
         raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
+
+def _check_symmetric(S, indices=None):
+    "Refuse a matrix that differs from its transpose beyond rounding, over every row or among the `indices` read."
+    with np.errstate(invalid="ignore"):  # NaN is refused by name later
+        scale = COVARIANCE_TOLERANCE * np.nanmax(np.abs(np.diag(S)), initial=0.0)
+        if indices is not None:
+            block = np.asarray(S[np.ix_(indices, indices)], dtype=np.float64)
+            asymmetry = np.nanmax(np.abs(block - block.T), initial=0.0)
+        else:
+            asymmetry = max(np.nanmax(np.abs(np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64)
+                                             - np.asarray(S[:, start:start + ROW_BLOCK], dtype=np.float64).T), initial=0.0)
+                            for start in range(0, len(S), ROW_BLOCK))
+    if asymmetry > scale:
+        raise ValueError(f"S must be symmetric (a covariance matrix is): s_ij and s_ji differ by up to {asymmetry:.3g}")
 
 def _band_correlations(S, start, diagonal):
     "One band of rows' correlations with every point, with the point itself and its copies at -inf."
@@ -87,6 +103,7 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
     diagonal = np.asarray(np.diag(S), dtype=np.float64)
     if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
         raise ValueError("S must have a positive, finite diagonal (every point's variance)")
+    _check_symmetric(S)
     bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
     top = max(_band_correlations(S, start, diagonal).max() for start in bands)
     # with no positive correlation there is no floor to read the noise from, and no radius is set
@@ -101,12 +118,14 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
     counts, log_sums, log_inners = [], [], []
     for start in bands:
         rho = _band_correlations(S, start, diagonal)
-        trusted = np.where(rho < trusted_below, rho, -np.inf)
+        # a correlation within rounding of 0 carries no distance (f^-1 of it swings from 78 to 1416 with its last digit)
+        trusted = np.where((rho < trusted_below) & (rho > ZERO_COVARIANCE), rho, -np.inf)
         kth = -np.partition(-trusted, n_neighbors - 1, axis=1)[:, n_neighbors - 1]
         outer = np.minimum(kth, reach_correlation)  # R: the k-th trusted neighbour, or reach * r0 if that is farther
         usable = kth > -np.inf
         if inner == 0: usable &= rho.max(axis=1) < top  # a point with a neighbour at distance 0 has no finite ratios
-        rows, cols = np.nonzero((trusted > outer[:, None]) & usable[:, None])
+        # strictly inside: a neighbour tied with the k-th (integer data) sits on R whatever the rounding of its product
+        rows, cols = np.nonzero((trusted > (outer + NEIGHBOUR_TIE)[:, None]) & usable[:, None])
         outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor
         squared = unit.inverse(np.clip(rho[rows, cols], tiny, 1.0)) - floor
         rows, squared = rows[squared > 0], squared[squared > 0]
@@ -153,6 +172,7 @@ def doubling_dimension(S, # (T, T) covariance or correlation; only the sampled r
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
     sample = np.sort(check_random_state(fixed_seed(random_state)).permutation(T)[:n_sample])
     diagonal = np.asarray(np.diag(S), dtype=np.float64)
+    _check_symmetric(S, sample)
     rows = np.asarray(S[sample], dtype=np.float64)
     if not (np.all(np.isfinite(rows)) and np.all(np.isfinite(diagonal))):
         raise ValueError("S contains NaN or infinite values")

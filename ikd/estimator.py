@@ -12,8 +12,8 @@ from sklearn.base import BaseEstimator, clone, ClassNamePrefixFeaturesOutMixin, 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .covariance import (COVARIANCES, TRANSFORM_CHUNK, as_rows, coincide, covariance_from_rows, prepared_covariance,
-                            prepared_rows, rows_of_new_points)
+from .covariance import (COVARIANCES, TRANSFORM_CHUNK, as_rows, coincide, covariance_from_rows, fitted_covariance,
+                            prepared_covariance, prepared_rows, rows_of_new_points)
 from .decoder import GPDecoder, Likelihood, likelihood
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
@@ -71,8 +71,14 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
     "New points placed in a fitted embedding: related by the solver, triangulated, refined like the fit."
     new = solver.relate(S_new, fitted.embedding, for_refinement=refine, new_variances=new_variances)
     if new.positions is not None: placed = new.positions
-    else: placed = triangulate(new.distances, fitted.embedding, fitted.decomposition.reference_distances,
-                                fitted.decomposition.reference_index)
+    else:  # triangulated where the distances were measured: the decomposition's embedding, before any refinement
+        before = fitted.decomposition.embedding
+        placed = triangulate(new.distances, before, fitted.decomposition.reference_distances,
+                             fitted.decomposition.reference_index)
+        if refine and new.neighbours is not None:  # then moved as the refinement moved its trusted neighbours
+            weights = np.clip(new.correlations, 0.0, None)
+            weights /= np.maximum(weights.sum(axis=1, keepdims=True), np.finfo(float).tiny)
+            placed += np.einsum("nk,nkm->nm", weights, fitted.embedding[new.neighbours] - before[new.neighbours])
     if refine and new.neighbours is not None:
         placed = refine_new_points(placed, fitted.embedding, new.neighbours, new.correlations, kernel)
     return placed
@@ -239,19 +245,21 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             with stage("landmarks"):
                 fitted = landmark_indices(prepared, self.landmarks, self.n_landmarks, self.n_components, self.covariance,
                                           self.random_state)
-        # the fitted points' rows, for transform, and what standardising removed from them, for the decoder
-        self._train_rows = None if precomputed else rows[fitted]
+        # copies up to rounding are fitted once: `kept` are the points fitted, `copy_of` maps the others to them
+        with stage("covariance"): S, kept, copy_of = fitted_covariance(rows, fitted, self.covariance, self.n_components)
+        # the fitted points' rows (or columns of a precomputed covariance), for transform, and what standardising
+        # removed from them, for the decoder
+        self._train_rows, self._fitted_points = (None, kept) if precomputed else (rows[kept], None)
         self._row_location, self._row_scale = ((None, None) if precomputed else
-                                               (prepared.location[fitted], prepared.scale[fitted]))
+                                               (prepared.location[kept], prepared.scale[kept]))
         self._decoder = None  # built on the first `inverse_transform`
-        with stage("covariance"): S = rows if precomputed else covariance_from_rows(self._train_rows, self.covariance)
         S, self.variance_ = prepared_covariance(S)
         self.kernel_ = kernel.with_variance(self.variance_)
         with stage("settings"):
             self.settings_ = resolve_settings(
                 S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
                 n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
-                n_features=None if precomputed else self.n_features_in_, n_points=len(rows),
+                n_features=None if precomputed else self.n_features_in_, rows=rows,
                 n_landmarks=len(fitted) if by_landmarks else None,
                 landmarks=self.landmarks if isinstance(self.landmarks, str) else "given", random_state=self.random_state,
                 covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
@@ -260,7 +268,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
         self.reference_index_ = decomposition.reference_index
-        embedding = self._fitted.embedding
+        embedding = self._fitted.embedding if copy_of is None else self._fitted.embedding[copy_of]  # every point given
         if by_landmarks: embedding = landmark_fit_embedding(rows, fitted, embedding, self._place)
         self.embedding_ = prepared.for_every_row(embedding)  # every copy of a row at the coordinates of the row
         if by_landmarks: self.landmark_indices_ = prepared.first_rows(fitted)
@@ -280,7 +288,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _new_rows(self, X):
         "Validated new points: their standardised rows, or their covariances with the fitted points if precomputed."
         X = validate_data(self, X, reset=False, **INPUT_CHECKS)
-        return rows_of_new_points(X, self.covariance, len(self._fitted.embedding))
+        return rows_of_new_points(X, self.covariance, self.n_features_in_, self._fitted_points)
 
     def _place(self, rows):
         "Place new points given as `_new_rows` in the fitted embedding, a chunk at a time (`place_rows`)."
@@ -336,7 +344,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
 # %% ../nbs/estimator.ipynb #c045
 FOR_TRANSFORM = ("n_features_in_", "feature_names_in_", "variance_", "kernel_", "settings_", "solver_", "_fitted",
-                 "_train_rows")  # exactly what `transform` reads
+                 "_train_rows", "_fitted_points")  # exactly what `transform` reads
 
 def compact_copy(model:IKD, # a fitted IKD
                 ) -> IKD: # an unfitted clone given the attributes of `FOR_TRANSFORM`, and nothing the decoder needs

@@ -12,14 +12,14 @@ from sklearn.utils import check_random_state
 from scipy import linalg
 from sklearn.utils.extmath import svd_flip
 
-from .covariance import COINCIDENT_CORRELATION, PreparedRows, as_rows, check_distinct_count
+from .covariance import COINCIDENT_CORRELATION, PreparedRows, as_rows, check_distinct_count, mixed_bits
 from .validation import fixed_seed
 
 # %% auto #0
 __all__ = ['SCAN_BY_LISTS', 'COINCIDENT_RADIUS', 'FARTHEST_TIE', 'CONTENT_RESOLUTION', 'CONTENT_BLOCK', 'LANDMARK_RULES',
            'row_distances', 'RNet', 'first_centre', 'gonzalez', 'rnet', 'principal_coordinates',
-           'randomized_coordinates', 'check_landmark_count', 'farthest_point_landmarks', 'random_landmarks',
-           'given_landmarks', 'choose_landmarks', 'landmark_indices']
+           'randomized_coordinates', 'check_landmark_count', 'farthest_point_landmarks', 'content_keys',
+           'random_landmarks', 'given_landmarks', 'choose_landmarks', 'landmark_indices']
 
 # %% ../nbs/landmarks.ipynb #c008
 def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
@@ -260,13 +260,27 @@ def farthest_point_landmarks(rows, # (T, N) standardised rows (unit norm), e.g. 
     return construction(principal_coordinates(rows, n_directions, random_state),
                         n_centres=check_landmark_count(n_landmarks, len(rows))).centres
 
-def random_landmarks(n_points:int, # T
+def content_keys(rows, # (T, N) points (an array or `SparseRows`), none of them 0
+                 random_state=None, # seed of the keys (seed 0 when None)
+                ): # (T,) uint64, pseudo-random, the same for a row wherever it is stored
+    "A seeded random key for every row, drawn from what the row holds (its direction), not from where it is stored."
+    rows = as_rows(rows)
+    rng = check_random_state(fixed_seed(random_state))
+    directions = rng.standard_normal((rows.shape[1], 2))
+    salt = np.uint64(rng.randint(0, 2 ** 62, dtype=np.int64))
+    # two projections of each unit row, read at CONTENT_RESOLUTION: far above rounding, so dense and sparse rows and
+    # any scale of a row give the same levels, fine enough that two distinct rows share both only by rare chance
+    norms = np.sqrt(rows.squared_norms())[:, None] * np.linalg.norm(directions, axis=0)
+    levels = np.round(rows.dot(directions) / norms / CONTENT_RESOLUTION).astype(np.int64).view(np.uint64)
+    return mixed_bits(mixed_bits(levels[:, 0] ^ salt) + levels[:, 1])
+
+def random_landmarks(rows, # (T, N) points (an array or `SparseRows`)
                      n_landmarks:int, # L
                      random_state=None, # seed 0 when None
                     ): # (L,) sorted indices
-    "$L$ distinct points drawn uniformly."
-    rng = check_random_state(fixed_seed(random_state))
-    return np.sort(rng.choice(n_points, check_landmark_count(n_landmarks, n_points), replace=False))
+    "$L$ distinct points drawn uniformly, by the rows' `content_keys`: permuting the rows permutes the sample."
+    keys = content_keys(rows, random_state)
+    return np.sort(np.argsort(keys, kind="stable")[:check_landmark_count(n_landmarks, len(keys))])
 
 def given_landmarks(indices, # row indices chosen by the caller, e.g. `rnet(rows, n_centres=L).centres`
                     n_points:int, # T
@@ -291,7 +305,7 @@ def choose_landmarks(rows, # (T, N) standardised rows
                     ): # (L,) indices
     "Landmarks: farthest-point in principal coordinates (plain Gonzalez, or the same net with friend lists), or at random."
     if rule in ("farthest", "rnet"): return farthest_point_landmarks(rows, n_landmarks, random_state, friend_lists=rule == "rnet")
-    if rule == "random": return random_landmarks(len(rows), n_landmarks, random_state)
+    if rule == "random": return random_landmarks(rows, n_landmarks, random_state)
     raise ValueError(f"landmarks must be one of {LANDMARK_RULES}, got {rule!r}")
 
 # %% ../nbs/landmarks.ipynb #a000
@@ -308,7 +322,9 @@ def landmark_indices(prepared:PreparedRows, # the fit's rows, from `covariance.p
         indices = given_landmarks(landmarks, len(rows) if copy_of is None else len(copy_of))
         if n_landmarks is not None and n_landmarks != len(indices):
             raise ValueError(f"n_landmarks={n_landmarks} but {len(indices)} landmark indices were given")
-        if copy_of is not None: indices = np.unique(copy_of[indices])  # copies given twice are one landmark
+        if copy_of is not None:  # copies given twice are one landmark, at the place its first copy was given
+            distinct, first = np.unique(copy_of[indices], return_index=True)
+            indices = distinct[np.argsort(first)]
         if len(indices) < n_components + 2:
             raise ValueError(f"at least n_components + 2 = {n_components + 2} landmark indices are needed, got {len(indices)}")
         return indices

@@ -70,14 +70,14 @@ def _with_jobs(solver, n_jobs):
     return solver
 
 # %% ../nbs/settings.ipynb #c017
-def dimension_sample(n_points:int, # T, all points
+def dimension_sample(rows, # (T, N) the distinct standardised rows of all points (an array or `SparseRows`)
                      n_landmarks:int|None, # L, or None when every point is fitted
                      landmarks:str="farthest", # the landmark rule, or "given" for indices given by hand
                      random_state=None, # seed of the sample
                     ): # indices of the points to estimate m-hat from, or None: the fitted points themselves
     "Which points the intrinsic dimension is estimated from."
-    if n_landmarks is None or n_landmarks >= n_points or landmarks == "random": return None
-    return random_landmarks(n_points, n_landmarks, random_state)
+    if n_landmarks is None or n_landmarks >= len(rows) or landmarks == "random": return None
+    return random_landmarks(rows, n_landmarks, random_state)
 
 def estimated_dimension(S, # (L, L) covariance of the fitted points, or of `dimension_sample`'s points
                         solver:Solver, # resolved, one whose rules read m-hat (`dimension_neighbors` not None)
@@ -122,7 +122,7 @@ def resolve_settings(S, # (L, L) covariance of the points to fit
                      refine="auto",
                      n_jobs:int|None=None,
                      n_features:int|None=None, # N (None for a precomputed covariance)
-                     n_points:int|None=None, # T, all points (default L)
+                     rows=None, # (T, N) the distinct standardised rows of all points, for a landmark fit's dimension sample
                      n_landmarks:int|None=None, # L of a landmark fit
                      landmarks:str="farthest", # the landmark rule
                      random_state=None, # seed of the dimension sample
@@ -132,7 +132,7 @@ def resolve_settings(S, # (L, L) covariance of the points to fit
     configured = configured_solver(solver, n_neighbors, threshold, path, n_jobs).resolved(S.shape[0], n_features, kernel)
     dimension, sample = None, None
     if configured.dimension_neighbors is not None:
-        sample = dimension_sample(n_points or S.shape[0], n_landmarks, landmarks, random_state)
+        sample = dimension_sample(rows, n_landmarks, landmarks, random_state)
         dimension = estimated_dimension(S if sample is None else covariance_of(sample), configured, kernel, n_features)
         configured.resolved_with_dimension(dimension, n_components)
     return Settings(configured, resolved_reference(reference, configured),

@@ -25,7 +25,12 @@ from sklearn.datasets import load_digits, make_blobs
 from ikd import IKD
 from ikd.covariance import sample_covariance
 from ikd.datasets import gp_observations, ou_latent
-from ikd.dimension import doubling_dimension
+import ikd.geodesic
+
+if hasattr(ikd.geodesic, "doubling_dimension"):  # a checkout from before the dimension estimators had their own module
+    from ikd.geodesic import doubling_dimension, intrinsic_dimension
+else:
+    from ikd.dimension import doubling_dimension, intrinsic_dimension
 from ikd.kernels import get_kernel
 from ikd.metrics import affine_r2, knn_accuracy
 
@@ -91,6 +96,46 @@ def one_dimensional_gap():
     Z = ou_latent(500, 1, random_state=3)
     X = gp_observations(Z, 200, lengthscale=3.0, noise=0.05, random_state=3)
     return affine_r2(quiet(lambda: IKD(1, path="distance").fit_transform(X)), Z) - affine_r2(quiet(lambda: IKD(1).fit_transform(X)), Z)
+
+
+def twins_r2(n_neighbors):
+    "R^2 of the first copies when every GP2 row is given twice, the second time with its last digits changed."
+    twins = GP2 * (1 + 1e-15 * np.random.default_rng(0).standard_normal(GP2.shape))
+    return affine_r2(quiet(lambda: IKD(n_neighbors=n_neighbors).fit_transform(np.r_[GP2, twins]))[:len(GP2)], LATENT2)
+
+
+def precomputed_copies_gap():
+    "Procrustes disparity between a precomputed fit of rows with copies and the fit of the rows themselves."
+    X = np.r_[GP2[:300], GP2[:50]]
+    return procrustes(quiet(lambda: IKD(covariance="precomputed").fit_transform(sample_covariance(X))),
+                      quiet(lambda: IKD().fit_transform(X)))[2]
+
+
+def landmark_settings_flips(rule):
+    "Poisson counts (8 seeds): how often a landmark fit's settings or map change when the rows are permuted."
+    flips = 0
+    for seed in range(8):
+        X = np.random.default_rng(seed).poisson(1.0, size=(600, 40)).astype(float)
+        order = np.random.default_rng(100 + seed).permutation(len(X))
+        first, second = (quiet(lambda data=data: IKD(n_landmarks=150, landmarks=rule).fit(data)) for data in (X, X[order]))
+        flips += (first.settings_.describe() != second.settings_.describe()
+                  or procrustes(first.embedding_, second.embedding_[np.argsort(order)])[2] > 1e-12)
+    return flips
+
+
+def poisson_m_hat_change():
+    "m-hat of the same Poisson covariance computed from rows in another order."
+    from ikd.covariance import covariance_from_rows, covariance_rows
+    rows = covariance_rows(np.random.default_rng(5).poisson(1.0, size=(150, 40)).astype(float))
+    order = np.random.default_rng(0).permutation(150)
+    estimate = lambda R: intrinsic_dimension(covariance_from_rows(R, "correlation"), get_kernel("squared_exponential"), n_features=40)
+    return abs(estimate(rows) - estimate(rows[order]))
+
+
+def asymmetric(S):
+    S = S.copy()
+    S[0, 1] += 0.3
+    return S
 
 
 def quiet(fn):
@@ -237,8 +282,20 @@ PROBES = [
     ("noisy 1-D latent: auto path as good as distance paths", lambda: one_dimensional_gap(),
      result(lambda gap: gap < 0.01)),
     ("full solver, every distance 0", lambda: IKD(solver="full").fit(np.r_[np.linspace(1, 7, 30)[:, None] * NOISE[0],
-     -np.linspace(1, 7, 30)[:, None] * NOISE[0]]), error("every estimated distance is 0")),
+     -np.linspace(1, 7, 30)[:, None] * NOISE[0]]), error("every estimated distance is 0", "distinct rows")),
     ("geodesic fit of every row twice = fit of the rows", lambda: order_free_copies(), result(lambda gap: gap < 1e-12)),
+    # issue 33, found by the suites and reviews: copies up to rounding, order-free samples, rounding in m-hat
+    *[(f"every row twice up to rounding, {k}-NN graph: R^2", (lambda k=k: twins_r2(k)), result(lambda r2: r2 > 0.99))
+      for k in (7, 10)],
+    ("precomputed covariance with repeated points = fit of its rows", lambda: precomputed_copies_gap(),
+     result(lambda disparity: disparity < 1e-12)),
+    *[(f"landmark fit ({rule}) of Poisson counts: row order changes nothing", (lambda r=rule: landmark_settings_flips(r)),
+       result(lambda flips: flips == 0)) for rule in ("farthest", "random")],
+    ("m-hat of Poisson counts: row order of the product", lambda: poisson_m_hat_change(), result(lambda change: change < 1e-9)),
+    *[(f"{name} of an asymmetric matrix", (lambda f=f: f(asymmetric(CORRELATIONS), get_kernel("squared_exponential"))),
+       error("symmetric")) for name, f in (("intrinsic_dimension", intrinsic_dimension), ("doubling_dimension", doubling_dimension))],
+    ("landmarks given with copies keep their order", lambda: quiet(lambda: IKD(landmarks=[150, 3, 120, 40, 7, 60, 80, 99, 10, 20, 30])
+     .fit(np.r_[GP[:100], GP[:100]])).landmark_indices_.tolist(), result(lambda kept: kept == [50, 3, 20, 40, 7, 60, 80, 99, 10, 30])),
     # issue 33: landmarks, SNE, CLI, plot
     ("gonzalez on 20 equal rows, 3 centres asked", lambda: __import__("ikd.landmarks", fromlist=["gonzalez"]).gonzalez(np.zeros((20, 3)), n_centres=3),
      warned("fewer distinct rows")),

@@ -22,18 +22,19 @@ from ikd.metrics import affine_r2, knn_accuracy
 # too few points and refuses, by design (tests/test_bad_input.py).
 DTYPES = {"check_estimators_dtypes", "check_estimator_sparse_tag", "check_estimator_sparse_array",
           "check_estimator_sparse_matrix"}
-# Six checks fit blobs with 2 features: every centred row is +-(1, -1)/sqrt(2), so every correlation is +1 or -1. The full
-# and blockwise solvers then see copies and opposites only, every usable distance is 0, and they refuse rather than return
-# a single point (issue 33); the geodesic solver places the two groups apart, joining its graph's two components.
+# Six checks fit blobs with 2 features: every centred row is +-(1, -1)/sqrt(2), so every correlation is +1 or -1 up to
+# rounding, and the rows are two distinct points seen many times. Copies up to rounding are merged like exact copies,
+# so every solver refuses such data by name ("only 2 distinct rows"), as it refuses two rows repeated exactly (issue 33;
+# before the merge the geodesic solver laid the copies of each point on top of each other, two points apart).
 TWO_FEATURES = {"check_estimators_overwrite_params", "check_estimators_fit_returns_self", "check_readonly_memmap_input",
                 "check_fit_idempotent", "check_fit_check_is_fitted", "check_n_features_in"}
 
 
 @pytest.mark.parametrize("estimator, expected", [
-    (IKD(), DTYPES), (IKD(solver="full"), DTYPES | TWO_FEATURES), (IKD(threshold=0.3), DTYPES),
-    (IKD(path="product", reference=0), DTYPES),
+    (IKD(), DTYPES | TWO_FEATURES), (IKD(solver="full"), DTYPES | TWO_FEATURES), (IKD(threshold=0.3), DTYPES | TWO_FEATURES),
+    (IKD(path="product", reference=0), DTYPES | TWO_FEATURES),
     (IKD(solver=BlockwiseSolver(threshold=0.3, cover="neighbourhoods")), DTYPES | TWO_FEATURES),
-    (IKD(refine=True), DTYPES), (IKD(solver="full", refine=True), DTYPES | TWO_FEATURES),
+    (IKD(refine=True), DTYPES | TWO_FEATURES), (IKD(solver="full", refine=True), DTYPES | TWO_FEATURES),
 ], ids=["geodesic-knn", "full", "geodesic-threshold", "geodesic-product", "blockwise-neighbourhoods", "geodesic-refined", "full-refined"])
 def test_sklearn_check_estimator(estimator, expected):
     with warnings.catch_warnings():
@@ -41,6 +42,7 @@ def test_sklearn_check_estimator(estimator, expected):
         results = check_estimator(estimator, on_fail=None)
     failed = {r["check_name"] for r in results if r["status"] == "failed"}
     assert failed == expected, {r["check_name"]: str(r["exception"])[:300] for r in results if r["status"] == "failed"}
+    assert all("distinct rows" in str(r["exception"]) for r in results if r["check_name"] in TWO_FEATURES)
     assert sum(r["status"] == "passed" for r in results) > 35
 
 

@@ -226,11 +226,14 @@ def test_bad_landmark_parameters(params, message):
         IKD(**params).fit(X[:100])
 
 
-def test_random_landmarks_are_distinct_and_seeded():
-    np.testing.assert_array_equal(random_landmarks(1000, 50, 7), random_landmarks(1000, 50, 7))
-    assert len(np.unique(random_landmarks(1000, 50, 7))) == 50
+def test_random_landmarks_are_distinct_seeded_and_order_free():
+    rows = covariance_rows(np.random.default_rng(0).normal(size=(1000, 30)))
+    np.testing.assert_array_equal(random_landmarks(rows, 50, 7), random_landmarks(rows, 50, 7))
+    assert len(np.unique(random_landmarks(rows, 50, 7))) == 50
+    order = np.random.default_rng(1).permutation(1000)
+    np.testing.assert_array_equal(np.sort(order[random_landmarks(rows[order], 50, 7)]), random_landmarks(rows, 50, 7))
     with pytest.raises(ValueError, match="n_landmarks"):
-        random_landmarks(10, 11)
+        random_landmarks(rows[:10], 11)
 
 
 def test_landmark_estimator_passes_sklearn_checks():
