@@ -492,25 +492,28 @@ def prepared_rows(X, # (T, N) validated data (an array or sparse matrix), or the
 
 def rows_of_new_points(X, # (n, N) validated new points (an array or sparse matrix), or their (n, T) covariances if precomputed
                        kind:str, # "correlation", "covariance" or "precomputed"
-                       n_fitted:int, # T, the points of a precomputed fit: the columns its new covariances must have
-                       fitted_points=slice(None), # which of those points were fitted (the others coincide with one of them)
-                      ): # (n, N) standardised rows (`covariance_rows`), or the (n, D) covariances with the fitted points
+                       n_points:int, # T, the points of a precomputed fit: the columns its new covariances must have
+                       kept=None, # indices of the points fitted among them (None: all; the others coincide with one of them)
+                      ): # (n, N) standardised rows (`covariance_rows`), or the (n, T) covariances narrowed to the kept columns
     "What `transform` places: the new points' standardised rows, or their covariances with the fitted points."
     if kind != "precomputed": return covariance_rows(X, kind)
     S_new = X.toarray() if sparse.issparse(X) else X  # the covariances are dense anyway
-    if S_new.shape[1] != n_fitted:
-        raise ValueError(f"precomputed covariances must have one column per fitted point ({n_fitted}), got {S_new.shape[1]}")
-    return S_new[:, fitted_points]
+    if S_new.shape[1] != n_points:
+        raise ValueError(f"precomputed covariances must have one column per fitted point ({n_points}), got {S_new.shape[1]}")
+    return S_new if kept is None else S_new[:, kept]
 
 def fitted_covariance(rows, # the distinct standardised rows (an array or `SparseRows`), or the (T, T) covariance if precomputed
                       fitted, # indices (or a slice) of the rows to fit: the landmarks, or every row
                       kind:str, # "correlation", "covariance" or "precomputed"
                       n_components:int, # M: a fit needs at least M + 2 distinct points
-                     ): # (S of the points fitted, their indices into rows, each given point's index into them or None)
+                     ): # (S of the points kept, their indices into rows, each given point's index into them or None)
     "The covariance of the points to fit, each group of `coincident_points` fitted as its first point."
     S = rows if kind == "precomputed" else covariance_from_rows(rows[fitted], kind)
     merged = coincident_points(S)
-    if merged is None: return S, fitted, None
+    if merged is None: return S, fitted, None  # every point given is kept
     kept, group = merged
-    check_distinct_count(len(kept), n_components)
+    if isinstance(fitted, slice): check_distinct_count(len(kept), n_components)
+    elif len(kept) < n_components + 2:
+        raise ValueError(f"the {len(group)} landmarks are only {len(kept)} distinct points (rows equal up to rounding are "
+                         f"one point), fewer than n_components + 2 = {n_components + 2}")
     return S[np.ix_(kept, kept)], np.arange(len(rows))[fitted][kept], group

@@ -39,19 +39,24 @@ def _check_square(S):
         raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
 
+def _asymmetry(rows, columns, own_rows, own_columns): # largest |s_ij - s_ji| / sqrt(s_ii s_jj) over finite pairs
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN and infinite entries are refused by name later
+        gap = np.abs(rows - columns) / np.outer(np.sqrt(np.abs(own_rows)), np.sqrt(np.abs(own_columns)))
+    return float(np.max(gap, where=np.isfinite(gap), initial=0.0))
+
 def _check_symmetric(S, indices=None):
-    "Refuse a matrix that differs from its transpose beyond rounding, over every row or among the `indices` read."
-    with np.errstate(invalid="ignore"):  # NaN is refused by name later
-        scale = COVARIANCE_TOLERANCE * np.nanmax(np.abs(np.diag(S)), initial=0.0)
-        if indices is not None:
-            block = np.asarray(S[np.ix_(indices, indices)], dtype=np.float64)
-            asymmetry = np.nanmax(np.abs(block - block.T), initial=0.0)
-        else:
-            asymmetry = max(np.nanmax(np.abs(np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64)
-                                             - np.asarray(S[:, start:start + ROW_BLOCK], dtype=np.float64).T), initial=0.0)
-                            for start in range(0, len(S), ROW_BLOCK))
-    if asymmetry > scale:
-        raise ValueError(f"S must be symmetric (a covariance matrix is): s_ij and s_ji differ by up to {asymmetry:.3g}")
+    "Refuse a matrix that differs from its transpose beyond rounding (relative to each pair's variances) where it is read."
+    own = np.asarray(np.diag(S), dtype=np.float64)
+    if indices is not None:
+        block = np.asarray(S[np.ix_(indices, indices)], dtype=np.float64)
+        asymmetry = _asymmetry(block, block.T, own[indices], own[indices])
+    else:
+        asymmetry = max(_asymmetry(np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64),
+                                   np.asarray(S[:, start:start + ROW_BLOCK], dtype=np.float64).T,
+                                   own[start:start + ROW_BLOCK], own) for start in range(0, len(S), ROW_BLOCK))
+    if asymmetry > COVARIANCE_TOLERANCE:
+        raise ValueError(f"S must be symmetric (a covariance matrix is): s_ij and s_ji differ by up to {asymmetry:.3g} "
+                         "times sqrt(s_ii s_jj)")
 
 def _band_correlations(S, start, diagonal):
     "One band of rows' correlations with every point, with the point itself and its copies at -inf."
@@ -105,12 +110,15 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
         raise ValueError("S must have a positive, finite diagonal (every point's variance)")
     _check_symmetric(S)
     bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
-    top = max(_band_correlations(S, start, diagonal).max() for start in bands)
+    nearest = np.concatenate([_band_correlations(S, start, diagonal).max(axis=1) for start in bands])
+    top = nearest.max()
+    # every point's nearest neighbour at the one strongest correlation: a lattice, whose spacing is no noise floor
+    lattice = bool(np.all(nearest >= top - NEIGHBOUR_TIE))
     # with no positive correlation there is no floor to read the noise from, and no radius is set
-    noisy = n_features is not None and top > 0
+    noisy = n_features is not None and top > 0 and not lattice
     centre = top - floor_shift * 2 * (1 - top) / np.sqrt(n_features) if noisy else top
     if noisy and centre <= 0: raise ValueError(f"floor_shift={floor_shift!r} moves the noise floor past every positive correlation")
-    floor = unit.inverse(np.clip(centre, tiny, 1.0))  # the noise floor of every squared distance (see above)
+    floor = 0.0 if lattice else unit.inverse(np.clip(centre, tiny, 1.0))  # the noise floor of every squared distance
     blurred = noise_blurred_excess(1 - centre, n_features, tolerance) if noisy else 0.0
     trusted_below = centre - blurred  # stronger correlations than this are ordered by the noise
     inner = unit.inverse(max(trusted_below, tiny)) - floor if blurred > 0 else 0.0  # r0 squared
@@ -123,7 +131,8 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
         kth = -np.partition(-trusted, n_neighbors - 1, axis=1)[:, n_neighbors - 1]
         outer = np.minimum(kth, reach_correlation)  # R: the k-th trusted neighbour, or reach * r0 if that is farther
         usable = kth > -np.inf
-        if inner == 0: usable &= rho.max(axis=1) < top  # a point with a neighbour at distance 0 has no finite ratios
+        # a point with a neighbour at the floor has no finite ratios (tied with the top: the same whatever the rounding)
+        if inner == 0 and not lattice: usable &= rho.max(axis=1) < top - NEIGHBOUR_TIE
         # strictly inside: a neighbour tied with the k-th (integer data) sits on R whatever the rounding of its product
         rows, cols = np.nonzero((trusted > (outer + NEIGHBOUR_TIE)[:, None]) & usable[:, None])
         outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor

@@ -10,14 +10,15 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
-from .covariance import COINCIDENT_CORRELATION, ROW_BLOCK, correlations_at, new_correlations
+from .covariance import COINCIDENT_CORRELATION, ROW_BLOCK, correlation_matrix, correlations_at, new_correlations
 from .logs import stage
 from .shortest_paths import shortest_paths
-from .solvers import NewPoints, Solution, Solver, resolved_threshold
+from .solvers import ZERO_COVARIANCE, NewPoints, Solution, Solver, covariance_floor, resolved_threshold
 
 # %% auto #0
-__all__ = ['NEIGHBOUR_TIE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE', 'REFINE_MAX_DIMENSION', 'RELATE_CHUNK',
-           'trusted_edges', 'geodesic_graph', 'lengths_to_distances', 'choose_path', 'GeodesicSolver']
+__all__ = ['NEIGHBOUR_TIE', 'NEAR_COPY_CORRELATION', 'NEAR_COPY_SHARE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE',
+           'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges', 'geodesic_graph', 'lengths_to_distances',
+           'choose_path', 'GeodesicSolver']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -38,7 +39,13 @@ def trusted_edges(S, # (T, T) covariance or correlation matrix
     if n_neighbors is None or not 1 <= n_neighbors < T:
         raise ValueError(f"n_neighbors must be between 1 and T - 1 = {T - 1}, got {n_neighbors!r}")
     found = [_strongest_in_rows(S, start, n_neighbors) for start in range(0, T, ROW_BLOCK)]
-    rows, cols = np.concatenate([r for r, _ in found]), np.concatenate([c for _, c in found])
+    rows, cols = np.concatenate([r for r, _, _ in found]), np.concatenate([c for _, c, _ in found])
+    twinned = sum(count for _, _, count in found)
+    if twinned >= NEAR_COPY_SHARE * T:
+        warnings.warn(f"{twinned} of {T} points have a near copy (correlation above 1 - {1 - NEAR_COPY_CORRELATION:.0e}, "
+                      f"yet not equal up to rounding): near copies take each other's places among the {n_neighbors} "
+                      "strongest correlations, which can distort the graph; merge near-duplicate rows first, or use a "
+                      "larger n_neighbors or threshold='auto'", RuntimeWarning, stacklevel=3)
     chosen = sparse.coo_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(T, T)).tocsr()
     chosen = chosen.maximum(chosen.T).tocoo()
     positive = S[chosen.row, chosen.col] > 0
@@ -54,13 +61,16 @@ def _correlation_band(S, start, diagonal):
 NEIGHBOUR_TIE = 1e-9  # correlations this close to a point's k-th strongest are tied with it: far above the rounding of a
                       # product (about 1e-15, which differs between dense and sparse products), far below real differences
 
+NEAR_COPY_CORRELATION = 1 - 1e-8  # a pair this strongly correlated (but not one point) is a near copy ...
+NEAR_COPY_SHARE = 0.1  # ... and near copies of this share of the points are warned about: they crowd the k-NN graph
+
 def _strongest_in_rows(S, start, k):
-    "For the rows of one band: (rows, cols) of each point's k most correlated other points, and every point tied with the k-th."
+    "For the rows of one band: (rows, cols) of each point's k most correlated other points, and every point tied with the k-th; the count of points with a near copy."
     band = _correlation_band(S, start, np.diag(S))
     band[np.arange(len(band)), np.arange(start, start + len(band))] = -np.inf  # a point is not its own neighbour
     kth = -np.partition(-band, k - 1, axis=1)[:, k - 1]
     rows, cols = np.nonzero(band >= (kth - NEIGHBOUR_TIE)[:, None])
-    return rows + start, cols
+    return rows + start, cols, int(np.count_nonzero(band.max(axis=1) >= NEAR_COPY_CORRELATION))
 
 # %% ../nbs/geodesic.ipynb #c008
 def _edge_weights(rho, kernel, path):
@@ -106,7 +116,16 @@ def geodesic_graph(S, # (T, T) covariance or correlation
                       "cross-component covariances (a larger n_neighbors or a lower threshold avoids this)",
                       RuntimeWarning, stacklevel=2)
         link_rows, link_cols = _strongest_links(S, labels, n_comp)
-        weights = _edge_weights(correlations_at(S, link_rows, link_cols), kernel, path)
+        link_rho = correlations_at(S, link_rows, link_cols)
+        blind = link_rho <= ZERO_COVARIANCE  # no positive covariance between the two components: no distance
+        if blind.any():
+            floor = covariance_floor(correlation_matrix(S), zero=ZERO_COVARIANCE)
+            link_rho = np.where(blind, floor, link_rho)
+            warnings.warn(f"{blind.sum()} of the {blind.size} pairs of components share no positive covariance, so IKD "
+                          f"can infer no distance between them; they are linked at the weakest positive correlation, "
+                          f"s0 = {floor:.3g}, as full IKD reads such pairs, and how far apart they lie is arbitrary "
+                          "(embed them separately to avoid that)", RuntimeWarning, stacklevel=2)
+        weights = _edge_weights(link_rho, kernel, path)
         W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
                                   shape=(T, T))
     return W

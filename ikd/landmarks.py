@@ -277,10 +277,17 @@ def content_keys(rows, # (T, N) points (an array or `SparseRows`), none of them 
 def random_landmarks(rows, # (T, N) points (an array or `SparseRows`)
                      n_landmarks:int, # L
                      random_state=None, # seed 0 when None
-                    ): # (L,) sorted indices
+                    ): # (L,) sorted indices (fewer, with a warning, when fewer rows differ)
     "$L$ distinct points drawn uniformly, by the rows' `content_keys`: permuting the rows permutes the sample."
     keys = content_keys(rows, random_state)
-    return np.sort(np.argsort(keys, kind="stable")[:check_landmark_count(n_landmarks, len(keys))])
+    n_landmarks = check_landmark_count(n_landmarks, len(keys))
+    # rows equal at CONTENT_RESOLUTION share a key: one point, drawn once (as its first row), never twice
+    _, first = np.unique(keys, return_index=True)  # sorted by key: the draw
+    if len(first) < n_landmarks:
+        warnings.warn(f"only {len(first)} of the {len(keys)} rows differ at {CONTENT_RESOLUTION:g} of their norm, fewer "
+                      f"than the {n_landmarks} landmarks asked for: every one of them is a landmark", RuntimeWarning,
+                      stacklevel=2)
+    return np.sort(first[:n_landmarks])
 
 def given_landmarks(indices, # row indices chosen by the caller, e.g. `rnet(rows, n_centres=L).centres`
                     n_points:int, # T

@@ -132,6 +132,23 @@ def poisson_m_hat_change():
     return abs(estimate(rows) - estimate(rows[order]))
 
 
+def anti_correlated_groups():
+    "Two groups whose every cross correlation is negative."
+    rng = np.random.default_rng(0)
+    pattern = np.r_[np.ones(20), -np.ones(20)]
+    return np.r_[rng.normal(size=(50, 40)) + 3 * pattern, rng.normal(size=(50, 40)) - 3 * pattern]
+
+
+def tied_counts_m_hat_change():
+    "m-hat of counts whose strongest correlation several pairs share, from the same rows in another order."
+    rng = np.random.default_rng(609)
+    counts = rng.poisson(0.3 * np.exp(np.sin(ou_latent(200, 1, random_state=9) @ rng.standard_normal((1, 6)))))
+    counts = counts[np.ptp(counts, axis=1) > 0].astype(float)
+    order = np.random.default_rng(1).permutation(len(counts))
+    se = get_kernel("squared_exponential")
+    return abs(intrinsic_dimension(sample_covariance(counts), se) - intrinsic_dimension(sample_covariance(counts[order]), se))
+
+
 def asymmetric(S):
     S = S.copy()
     S[0, 1] += 0.3
@@ -294,6 +311,12 @@ PROBES = [
     ("m-hat of Poisson counts: row order of the product", lambda: poisson_m_hat_change(), result(lambda change: change < 1e-9)),
     *[(f"{name} of an asymmetric matrix", (lambda f=f: f(asymmetric(CORRELATIONS), get_kernel("squared_exponential"))),
        error("symmetric")) for name, f in (("intrinsic_dimension", intrinsic_dimension), ("doubling_dimension", doubling_dimension))],
+    ("rational quadratic, groups with no positive covariance between them", lambda: IKD(kernel="rational_quadratic")
+     .fit_transform(anti_correlated_groups()), warned("arbitrary")),
+    ("random landmarks of rows given twice up to rounding: 40 distinct", lambda: len(np.unique(quiet(lambda: IKD(
+     landmarks="random", n_landmarks=40).fit(np.r_[GP[:100], GP[:100] * (1 + 1e-15 * RNG.standard_normal((100, GP.shape[1])))]))
+     .landmark_indices_ % 100)), result(lambda distinct: distinct == 40)),
+    ("m-hat of tied counts: row order of the product", lambda: tied_counts_m_hat_change(), result(lambda change: change < 1e-9)),
     ("landmarks given with copies keep their order", lambda: quiet(lambda: IKD(landmarks=[150, 3, 120, 40, 7, 60, 80, 99, 10, 20, 30])
      .fit(np.r_[GP[:100], GP[:100]])).landmark_indices_.tolist(), result(lambda kept: kept == [50, 3, 20, 40, 7, 60, 80, 99, 10, 30])),
     # issue 33: landmarks, SNE, CLI, plot

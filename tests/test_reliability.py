@@ -358,3 +358,78 @@ def test_held_out_points_are_placed_as_well_as_the_fitted_ones(gp, path, refine)
     model = quietly(lambda: IKD(path=path, refine=refine).fit(X[:400]))
     fitted, held_out = affine_r2(model.embedding_, Z[:400]), affine_r2(model.transform(X[400:]), Z[400:])
     assert held_out > fitted - 0.04, (fitted, held_out)
+
+
+def test_random_landmarks_draw_rows_equal_up_to_rounding_once(gp):
+    """Rows equal up to rounding share a content key: drawn together, 40 random landmarks of rows given twice were 20
+    distinct points, and 6 were 3 ("X has only 3 distinct rows"). Each such row is now drawn once."""
+    X = gp[1][:100]
+    both = np.r_[X, X * (1 + 1e-15 * np.random.default_rng(0).standard_normal(X.shape))]
+    model = quietly(lambda: IKD(landmarks="random", n_landmarks=40).fit(both))
+    assert len(np.unique(model.landmark_indices_ % 100)) == 40
+    quietly(lambda: IKD(landmarks="random", n_landmarks=6).fit(both))
+
+
+def test_landmarks_that_are_one_point_are_refused_as_landmarks(gp):
+    X = gp[1][:100]
+    both = np.r_[X, X * (1 + 1e-15 * np.random.default_rng(0).standard_normal(X.shape))]
+    with pytest.raises(ValueError, match="the 4 landmarks are only 3 distinct points"):
+        quietly(lambda: IKD(landmarks=[0, 100, 1, 2]).fit(both))
+
+
+def test_intrinsic_dimension_of_tied_count_data_does_not_move_with_row_order():
+    """Counts whose strongest correlation is shared by several pairs: the points tied with it were excluded or not as
+    rounding fell (1.53 against 1.83 on the same matrix in another row order, and a precomputed fit changed its path)."""
+    rng = np.random.default_rng(609)
+    latent = ou_latent(200, 1, random_state=9)
+    counts = rng.poisson(0.3 * np.exp(np.sin(latent @ rng.standard_normal((1, 6)))))
+    counts = counts[np.ptp(counts, axis=1) > 0].astype(float)
+    order = np.random.default_rng(1).permutation(len(counts))
+    se = get_kernel("squared_exponential")
+    first, second = intrinsic_dimension(sample_covariance(counts), se), intrinsic_dimension(sample_covariance(counts[order]), se)
+    assert first == pytest.approx(second, rel=1e-9)
+    settings = [quietly(lambda S=S: IKD(1, covariance="precomputed").fit(S)).settings_.describe()
+                for S in (sample_covariance(counts), sample_covariance(counts[order]))]
+    assert settings[0] == settings[1]
+
+
+def test_a_lattice_is_read_without_a_noise_floor():
+    "An exact kernel matrix on a 2-D grid: every nearest neighbour at the one strongest correlation read 0.08."
+    se = get_kernel("squared_exponential")
+    grid = np.stack(np.meshgrid(np.arange(20.0), np.arange(20.0)), -1).reshape(-1, 2) / 3
+    assert 1.5 < intrinsic_dimension(se.covariance(grid), se) < 3
+
+
+def test_symmetry_is_judged_pair_by_pair_and_infinity_named(gp):
+    "One large variance made the tolerance 1e-8 of it; an unmirrored inf was called asymmetry."
+    se = get_kernel("squared_exponential")
+    S = sample_covariance(gp[1][:200])
+    lopsided = np.triu(S) + np.tril(sample_covariance(gp[1][200:400]), -1)
+    lopsided[0, 0] = 1e9
+    with pytest.raises(ValueError, match="symmetric"):
+        intrinsic_dimension(lopsided, se)
+    S[3, 7] = np.inf
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        intrinsic_dimension(S, se)
+
+
+def test_near_copies_beyond_rounding_are_warned_about(gp):
+    "Rows given again with six significant digits: not one point, but each takes its twin's place in the k-NN graph."
+    X = gp[1][:300]
+    again = np.vectorize(lambda value: float(f"{value:.6g}"))(X)
+    with pytest.warns(RuntimeWarning, match="near copy"):
+        IKD().fit(np.r_[X, again])
+
+
+def test_components_with_no_positive_covariance_between_them_are_linked_at_a_named_floor():
+    """Two groups whose every cross correlation is negative: the link between them had length f^-1(0+), an accident of
+    the kernel (about 38 for the squared exponential) or infinite (the rational quadratic, then a deep NumPy error).
+    Now it is read as the weakest positive correlation, with a warning that the gap is arbitrary."""
+    rng = np.random.default_rng(0)
+    pattern = np.r_[np.ones(20), -np.ones(20)]
+    X = np.r_[rng.normal(size=(50, 40)) + 3 * pattern, rng.normal(size=(50, 40)) - 3 * pattern]
+    for kernel in ("squared_exponential", "rational_quadratic"):
+        with pytest.warns(RuntimeWarning, match="arbitrary"):
+            U = IKD(kernel=kernel).fit_transform(X)
+        radius = np.linalg.norm(U - U.mean(axis=0), axis=1)
+        assert np.isfinite(U).all() and radius.max() < 10 * np.median(radius)
