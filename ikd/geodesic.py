@@ -250,6 +250,10 @@ class GeodesicSolver(Solver):
     def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
         rho = new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance)
         nearest, strength, trusted = self._trusted_of_new(rho)
+        blind = np.count_nonzero(strength[:, 0] <= ZERO_COVARIANCE)
+        if blind:
+            warnings.warn(f"{blind} new point(s) covary positively with no fitted point, so IKD can infer no distance to "
+                          "them: where they are placed is arbitrary", RuntimeWarning, stacklevel=3)
         first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path), np.inf)
         lengths = np.empty((len(nearest), len(self.path_lengths_)))
         for start in range(0, len(nearest), RELATE_CHUNK):

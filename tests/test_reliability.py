@@ -433,3 +433,15 @@ def test_components_with_no_positive_covariance_between_them_are_linked_at_a_nam
             U = IKD(kernel=kernel).fit_transform(X)
         radius = np.linalg.norm(U - U.mean(axis=0), axis=1)
         assert np.isfinite(U).all() and radius.max() < 10 * np.median(radius)
+
+
+def test_a_new_point_with_no_positive_covariance_is_warned_about(gp):
+    "Placed 11 spans away without a word; its position is arbitrary, and transform says so."
+    X = gp[1][:200]
+    model = quietly(lambda: IKD().fit(X))
+    opposite = -X.mean(axis=0, keepdims=True) + 0.01 * np.random.default_rng(0).standard_normal((1, X.shape[1]))
+    with pytest.warns(RuntimeWarning, match="no fitted point"):
+        model.transform(opposite)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.transform(X[:20])  # fitted rows covary with themselves: no warning
