@@ -4,6 +4,7 @@
 
 # %% ../nbs/covariance.ipynb #c002
 from __future__ import annotations
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -310,8 +311,11 @@ def check_covariance(S, # a (T, T) covariance matrix from the user
     S = S.astype(np.float64, copy=False)
     if S.ndim != 2 or S.shape[0] != S.shape[1]: raise ValueError(f"the covariance must be a square matrix, got shape {S.shape}")
     if not np.all(np.isfinite(S)): raise ValueError("the covariance matrix contains NaN or infinite values")
-    scale = max(np.abs(S).max(), np.finfo(float).tiny)
-    if np.abs(S - S.T).max() > COVARIANCE_TOLERANCE * scale: raise ValueError("the covariance matrix must be symmetric")
+    # each pair against its own scale sqrt(s_ii) sqrt(s_jj) (square roots first: no underflow or overflow)
+    root = np.sqrt(np.abs(np.diag(S)))
+    with np.errstate(over="ignore"):
+        if np.any(np.abs(S - S.T) > COVARIANCE_TOLERANCE * np.outer(root, root)):
+            raise ValueError("the covariance matrix must be symmetric")
     S = 0.5 * (S + S.T)
     variances = np.diag(S)
     if not np.all(variances > 0):
@@ -320,7 +324,7 @@ def check_covariance(S, # a (T, T) covariance matrix from the user
                 "(a kernel or correlation matrix), not distances." if np.all(variances == 0) and S.max() > 0 else "")
         raise ValueError(f"the covariance matrix has {bad.size} non-positive diagonal entr{'y' if bad.size == 1 else 'ies'} "
                          f"(e.g. s[{bad[0]}, {bad[0]}] = {variances[bad[0]]:.3g}); every point's variance must be positive.{hint}")
-    bound = np.sqrt(np.outer(variances, variances))
+    bound = np.outer(np.sqrt(variances), np.sqrt(variances))
     excess = np.abs(S) > bound * (1 + COVARIANCE_TOLERANCE)
     if excess.any():
         i, j = np.argwhere(excess)[0]
@@ -516,4 +520,7 @@ def fitted_covariance(rows, # the distinct standardised rows (an array or `Spars
     elif len(kept) < n_components + 2:
         raise ValueError(f"the {len(group)} landmarks are only {len(kept)} distinct points (rows equal up to rounding are "
                          f"one point), fewer than n_components + 2 = {n_components + 2}")
+    else:
+        warnings.warn(f"{len(group) - len(kept)} of the {len(group)} landmarks are copies of others up to rounding: "
+                      f"{len(kept)} points are fitted", RuntimeWarning, stacklevel=3)
     return S[np.ix_(kept, kept)], np.arange(len(rows))[fitted][kept], group

@@ -40,9 +40,9 @@ def _check_square(S):
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
 
 def _asymmetry(rows, columns, own_rows, own_columns): # largest |s_ij - s_ji| / sqrt(s_ii s_jj) over finite pairs
-    with np.errstate(invalid="ignore", over="ignore"):  # NaN and infinite entries are refused by name later
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # NaN and infinite entries are refused by name later
         gap = np.abs(rows - columns) / np.outer(np.sqrt(np.abs(own_rows)), np.sqrt(np.abs(own_columns)))
-    return float(np.max(gap, where=np.isfinite(gap), initial=0.0))
+    return float(np.max(gap, where=np.isfinite(rows) & np.isfinite(columns), initial=0.0))
 
 def _check_symmetric(S, indices=None):
     "Refuse a matrix that differs from its transpose beyond rounding (relative to each pair's variances) where it is read."
@@ -120,7 +120,8 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
     if noisy and centre <= 0: raise ValueError(f"floor_shift={floor_shift!r} moves the noise floor past every positive correlation")
     floor = 0.0 if lattice else unit.inverse(np.clip(centre, tiny, 1.0))  # the noise floor of every squared distance
     blurred = noise_blurred_excess(1 - centre, n_features, tolerance) if noisy else 0.0
-    trusted_below = centre - blurred  # stronger correlations than this are ordered by the noise
+    # stronger correlations than this are ordered by the noise; on a lattice, with no floor, every pair is trusted
+    trusted_below = np.inf if lattice else centre - blurred
     inner = unit.inverse(max(trusted_below, tiny)) - floor if blurred > 0 else 0.0  # r0 squared
     reach_correlation = float(unit.f(floor + reach ** 2 * inner)) if inner > 0 else np.inf
     counts, log_sums, log_inners = [], [], []

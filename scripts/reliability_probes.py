@@ -149,6 +149,15 @@ def tied_counts_m_hat_change():
     return abs(intrinsic_dimension(sample_covariance(counts), se) - intrinsic_dimension(sample_covariance(counts[order]), se))
 
 
+def lattice_readings_spread():
+    "m-hat of an exact 2-D grid's kernel matrix, shifted so that only its rounding changes: largest minus smallest."
+    import itertools
+    se = get_kernel("squared_exponential")
+    grid = np.array(list(itertools.product(np.arange(15.0), np.arange(15.0)))) * 0.5
+    readings = [intrinsic_dimension(se.covariance(grid + shift), se) for shift in (0.0, 0.1, 1 / 3)]
+    return max(readings) - min(readings)
+
+
 def asymmetric(S):
     S = S.copy()
     S[0, 1] += 0.3
@@ -317,6 +326,9 @@ PROBES = [
      landmarks="random", n_landmarks=40).fit(np.r_[GP[:100], GP[:100] * (1 + 1e-15 * RNG.standard_normal((100, GP.shape[1])))]))
      .landmark_indices_ % 100)), result(lambda distinct: distinct == 40)),
     ("m-hat of tied counts: row order of the product", lambda: tied_counts_m_hat_change(), result(lambda change: change < 1e-9)),
+    ("exact lattice: m-hat independent of rounding", lambda: lattice_readings_spread(), result(lambda spread: spread < 1e-6)),
+    ("precomputed covariance * 1e-200 accepted", lambda: quiet(lambda: IKD(covariance="precomputed").fit_transform(CORRELATIONS * 1e-200)),
+     result(lambda U: np.allclose(U, quiet(lambda: IKD(covariance="precomputed").fit_transform(CORRELATIONS)), atol=1e-6))),
     ("landmarks given with copies keep their order", lambda: quiet(lambda: IKD(landmarks=[150, 3, 120, 40, 7, 60, 80, 99, 10, 20, 30])
      .fit(np.r_[GP[:100], GP[:100]])).landmark_indices_.tolist(), result(lambda kept: kept == [50, 3, 20, 40, 7, 60, 80, 99, 10, 30])),
     # issue 33: landmarks, SNE, CLI, plot

@@ -445,3 +445,33 @@ def test_a_new_point_with_no_positive_covariance_is_warned_about(gp):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model.transform(X[:20])  # fitted rows covary with themselves: no warning
+
+
+def test_an_exact_lattice_reads_the_same_whatever_its_rounding():
+    "Shifting a grid changes only the rounding of its kernel matrix: the nearest pairs at the top were kept or dropped."
+    import itertools
+    se = get_kernel("squared_exponential")
+    grid = np.array(list(itertools.product(np.arange(15.0), np.arange(15.0)))) * 0.5
+    readings = [intrinsic_dimension(se.covariance(grid + shift), se) for shift in (0.0, 0.1, 1 / 3)]
+    assert max(readings) - min(readings) < 1e-6, readings
+
+
+def test_a_precomputed_covariance_at_extreme_scales_is_accepted_and_asymmetry_refused(gp):
+    S = sample_covariance(gp[1][:200])
+    for factor in (1e-200, 1e200):
+        quietly(lambda: IKD(covariance="precomputed").fit(S * factor))
+    lopsided = np.triu(S) + np.tril(sample_covariance(gp[1][200:400]), -1)
+    lopsided[0, 0] = 1e9
+    with pytest.raises(ValueError, match="symmetric"):
+        IKD(covariance="precomputed").fit(lopsided)
+    opposite = S.copy()
+    opposite[0, 1], opposite[1, 0] = 1e308, -1e308
+    with pytest.raises(ValueError, match="symmetric"):
+        intrinsic_dimension(opposite, get_kernel("squared_exponential"))
+
+
+def test_random_landmarks_that_merge_are_warned_about(gp):
+    "Rows within the merge radius but apart at the keys' resolution can be drawn twice; the fit says how many points it fits."
+    rows = np.repeat(gp[1][:100], 4, axis=0) * (1 + 1e-8 * np.random.default_rng(0).standard_normal((400, 300)))
+    with pytest.warns(RuntimeWarning, match="landmarks are copies of others"):
+        IKD(landmarks="random", n_landmarks=40).fit(rows)
