@@ -28,6 +28,8 @@ vae = requirements('vae_requirements')
 experiments = requirements('experiments_requirements')
 dask = requirements('dask_requirements')
 structure = requirements('structure_requirements')
+compare = requirements('compare_requirements')
+scanpy = requirements('scanpy_requirements')
 
 setuptools.setup(
     name=cfg['lib_name'],
@@ -43,8 +45,8 @@ setuptools.setup(
     include_package_data=True,
     install_requires=requirements('requirements'),
     extras_require={'dev': dev_requirements, 'baselines': baselines, 'vae': vae, 'experiments': experiments, 'dask': dask,
-                    'structure': structure,
-                    'all': dev_requirements + baselines + vae + experiments + dask + structure},
+                    'structure': structure, 'compare': compare, 'scanpy': scanpy,
+                    'all': dev_requirements + baselines + vae + experiments + dask + structure + compare + scanpy},
     dependency_links=cfg.get('dep_links', '').split(),
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),

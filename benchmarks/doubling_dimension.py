@@ -3,11 +3,13 @@
 Run: python benchmarks/doubling_dimension.py [--seeds 3] [--data-dir DIR]
 For the seven data sets of the settings notebook's tables (digits, COIL-20, qPCR, 3000 Fashion-MNIST images; the hard,
 medium and easy Fig. 3 latents at N = 100, 1000, 10000 with the seeds of `geodesic_variants.py`), computes m-hat as a
-default fit does (`IKD.settings_.intrinsic_dimension`, read beyond the noise radius), m-hat without the noise radius
-(plain Levina-Bickel, as for a precomputed covariance), m-hat with the floor shifted by sqrt(2 ln T) noise sd, and the
-doubling dimension (`dimension.doubling_dimension`, upper quartile), all from the same correlations and kernel. Then
-applies the two rules (distance paths when the dimension is at most M + 1, refinement when it is at most min(M + 1, 4))
-with each estimate, and reads the score of the chosen variant from
+default fit does (`IKD.settings_.intrinsic_dimension`, read beyond the noise radius, the floor raised by the expected
+extreme of the pairs in its noise band), m-hat without the noise radius (plain Levina-Bickel, as for a precomputed
+covariance), m-hat with the floor at the strongest pair (`floor_shift=0`, the rule before issue 44), and the doubling
+dimension (`dimension.doubling_dimension`, upper quartile), all from the same correlations and kernel. Then applies the
+rules (distance paths when the dimension is at most M + 1; refinement when it is at most min(M + 1, 4) and noise ranks at
+most half of the graph's edges, `settings.NOISE_RANKED_MAX`, the share read as a fit reads it) with each estimate, and
+reads the score of the chosen variant from
 the committed `benchmarks/geodesic_variants.txt` (5-fold 5-NN accuracy; mean affine R^2 over the seeds for the latents,
 where the rule is applied to the seeds' mean estimate). Prints and writes benchmarks/results/doubling_dimension.txt.
 """
@@ -25,6 +27,7 @@ from ikd.datasets import load_coil20, load_fashion_mnist, load_guo_qpcr
 from ikd.dimension import doubling_dimension, intrinsic_dimension
 from ikd.experiments import LATENTS, latent_data
 from ikd.geodesic import REFINE_MAX_DIMENSION
+from ikd.settings import NOISE_RANKED_MAX
 
 HERE = Path(__file__).parent
 VARIANTS = ("distance", "distance+refine", "product (paper)", "product+refine")  # the committed tables' first columns
@@ -41,24 +44,23 @@ def committed_scores():
     return scores
 
 
-def chosen_variant(dimension, n_components):
+def chosen_variant(dimension, n_components, noise_ranked_share):
     "The settings rules (path, then refinement) applied to one dimension estimate."
     path = "distance" if dimension <= n_components + 1 else "product (paper)"
-    refined = dimension <= min(n_components + 1, REFINE_MAX_DIMENSION)
+    refined = dimension <= min(n_components + 1, REFINE_MAX_DIMENSION) and noise_ranked_share <= NOISE_RANKED_MAX
     return {"distance": "distance+refine", "product (paper)": "product+refine"}[path] if refined else path
 
 
-ESTIMATES = ("m-hat", "no radius", "shifted", "doubling")
+ESTIMATES = ("m-hat", "no radius", "top floor", "doubling")
 
 
 def estimates(X):
-    "The four estimates of `ESTIMATES` on the correlations a default fit uses."
+    "The four estimates of `ESTIMATES` on the correlations a default fit uses, and the noise-ranked share of its graph."
     model = IKD(2).fit(X)
     S = sample_covariance(X)
-    shift = np.sqrt(2 * np.log(len(X)))
     return (model.settings_.intrinsic_dimension, intrinsic_dimension(S, model.kernel_),
-            intrinsic_dimension(S, model.kernel_, n_features=X.shape[1], floor_shift=shift),
-            doubling_dimension(S, model.kernel_))
+            intrinsic_dimension(S, model.kernel_, n_features=X.shape[1], floor_shift=0.0),
+            doubling_dimension(S, model.kernel_), model.settings_.noise_ranked_share)
 
 
 def main():
@@ -73,17 +75,17 @@ def main():
             "qPCR": lambda: load_guo_qpcr(args.data_dir), "F-MNIST 3000": lambda: load_fashion_mnist(data_dir=args.data_dir)}
     for name, load in real.items():
         X, _ = load()
-        dimensions = estimates(np.asarray(X, dtype=np.float64))
+        *dimensions, share = estimates(np.asarray(X, dtype=np.float64))
         for M in (2, 3, 5, 10):
             table = scores[(name, M)]
-            rows.append((name, f"M = {M}", *dimensions, *(table[chosen_variant(d, M)] for d in dimensions),
+            rows.append((name, f"M = {M}", *dimensions, *(table[chosen_variant(d, M, share)] for d in dimensions),
                          max(table.values())))
     for latent in LATENTS:
         for N in (100, 1000, 10000):
-            dimensions = np.array([estimates(latent_data(latent, "squared_exponential", N, seed)[0])
-                                   for seed in range(args.seeds)]).mean(axis=0)
+            *dimensions, share = np.array([estimates(latent_data(latent, "squared_exponential", N, seed)[0])
+                                           for seed in range(args.seeds)]).mean(axis=0)
             table = scores[(latent, N)]
-            rows.append((latent, f"N = {N}", *dimensions, *(table[chosen_variant(d, 3)] for d in dimensions),
+            rows.append((latent, f"N = {N}", *dimensions, *(table[chosen_variant(d, 3, share)] for d in dimensions),
                          max(table.values())))
     n = len(ESTIMATES)
     lines = ["Dimension estimates and the score of the variant each one makes the auto rules choose "

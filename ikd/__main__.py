@@ -15,7 +15,29 @@ import numpy as np
 from .plot import points
 
 # %% auto #0
-__all__ = ['KNN_NEIGHBOURS', 'KNN_FOLDS', 'EXAMPLES', 'load_table', 'check_scorable', 'run', 'main', 'check_outputs']
+__all__ = ['KNN_NEIGHBOURS', 'KNN_FOLDS', 'EXAMPLES', 'check_label_options', 'load_table', 'check_scorable', 'run', 'main',
+           'check_outputs', 'check_compare_options', 'run_comparison']
+
+# %% ../nbs/cli.ipynb #c040
+def check_label_options(path=None, # the data file (None: sklearn's digits)
+                        labels=None, # --labels: a .npy file of labels
+                        label_column=None, # --label-column: a column of a .csv data file
+                       ) -> None:
+    "Refuse a label option that does not fit the data file: ignored, it would leave the points silently unscored."
+    if path is None:
+        for option, given in (("--labels", labels), ("--label-column", label_column)):
+            if given is not None:
+                raise ValueError(f"{option} labels a data file, and none is given (the digits come with their classes)")
+        return
+    name, kind = Path(path).name, Path(path).suffix
+    if labels is not None and kind != ".npy":
+        raise ValueError(f"--labels is for a .npy data file; the labels of {name} are one of its columns: "
+                         "name it with --label-column")
+    if labels is not None and Path(labels).suffix != ".npy":
+        raise ValueError(f"--labels must name a .npy file, got {labels}")
+    if label_column is not None and kind != ".csv":
+        raise ValueError(f"--label-column is for a .csv data file; give the labels of {name} as a .npy file "
+                         "with --labels")
 
 # %% ../nbs/cli.ipynb #c005
 def load_table(path=None, # .csv or .npy file; None for sklearn's digits
@@ -24,17 +46,19 @@ def load_table(path=None, # .csv or .npy file; None for sklearn's digits
               ): # (X, y, name): data, labels or None, and a short name for titles
     "The data and labels the command line works on."
     if path is None:
+        check_label_options(None, labels, label_column)
         from sklearn.datasets import load_digits
         X, y = load_digits(return_X_y=True)
         return X, y, "digits"
     path = Path(path)
     if not path.exists(): raise FileNotFoundError(f"no data file at {path}")
+    if path.suffix not in (".csv", ".npy"): raise ValueError(f"data files must be .csv or .npy, got {path.suffix!r}")
+    check_label_options(path, labels, label_column)
     y = None
     if path.suffix == ".npy":
         X = np.load(path, allow_pickle=False)
         if labels is not None: y = np.load(labels, allow_pickle=False)
-    elif path.suffix == ".csv": X, y = _read_csv(path, label_column)
-    else: raise ValueError(f"data files must be .csv or .npy, got {path.suffix!r}")
+    else: X, y = _read_csv(path, label_column)
     if X.ndim != 2 or X.size == 0: raise ValueError(f"{path.name} holds no table of points (shape {X.shape})")
     if y is not None and len(y) != len(X): raise ValueError(f"{len(y)} labels for {len(X)} points")
     return X, y, path.stem
@@ -42,9 +66,14 @@ def load_table(path=None, # .csv or .npy file; None for sklearn's digits
 def _read_csv(path, label_column):
     "Data and labels of a .csv file, each problem named with its place in the file."
     import csv
-    with open(path, newline="") as handle: rows = [row for row in csv.reader(handle) if row]
+    # Excel's "CSV UTF-8" starts the file with a byte-order mark; read as text it would glue onto the first cell
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle: rows = [row for row in csv.reader(handle) if row]
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path.name} is not UTF-8 text (byte {error.start} cannot be read): "
+                         "save it as CSV UTF-8") from None
     if not rows: raise ValueError(f"{path.name} is empty")
-    has_header = any(not _is_number(cell) for cell in rows[0])
+    has_header = _has_header(rows, label_column)
     header = rows[0] if has_header else [str(i) for i in range(len(rows[0]))]
     body = rows[1:] if has_header else rows
     if not body: raise ValueError(f"{path.name} has a header but no data rows")
@@ -65,6 +94,18 @@ def _read_csv(path, label_column):
                                  "if it holds the classes, name it with --label-column")
             values[r, k] = float(row[c])
     return values, y
+
+def _has_header(rows, label_column):
+    """Whether the first row names the columns: it holds the label column's name, or a text cell above a column of
+    numbers. Class names are text in every row, so a first row whose only text is a class is data."""
+    first, body = rows[0], rows[1:]
+    if label_column is not None and not _is_number(label_column) and label_column in first: return True
+    texts = [k for k, cell in enumerate(first) if cell.strip() and not _is_number(cell)]  # a blank is a missing value
+    if not body: return bool(texts)
+    def numbers_below(k):
+        cells = [row[k] for row in body if k < len(row) and row[k].strip()]
+        return bool(cells) and all(map(_is_number, cells))
+    return any(map(numbers_below, texts))
 
 def _is_number(text):
     try: float(text)
@@ -154,6 +195,7 @@ def _plot(embeddings, results, y, name, output):
 EXAMPLES = """examples:
   python -m ikd                                        # sklearn's digits: IKD against PCA, plot in ikd_embedding.png
   python -m ikd cells.csv --label-column type --n-neighbors 10 --save-embedding cells_ikd.csv --no-baseline
+  python -m ikd cells.csv --label-column type --compare ikd,pca,umap   # a table of every structure score, and a figure
 """
 
 def main(argv=None):
@@ -177,6 +219,8 @@ def main(argv=None):
     parser.add_argument("--save-embedding", help="save IKD's embedding to this .npy or .csv file")
     parser.add_argument("--no-baseline", action="store_true", help="skip the PCA comparison")
     parser.add_argument("--output", default="ikd_embedding.png", help="PNG file for the scatter plot")
+    parser.add_argument("--compare", nargs="?", const="default", metavar="METHODS",
+                        help="score every method of ikd.compare (or these comma-separated keys) instead; needs ikd[compare]")
     args = parser.parse_args(argv)
     options = {"kernel": args.kernel, "solver": args.solver, "n_neighbors": args.n_neighbors, "path": args.path_metric,
                "refine": {"auto": "auto", "true": True, "false": False}[args.refine], "n_landmarks": args.n_landmarks,
@@ -184,9 +228,11 @@ def main(argv=None):
     try:
         check_outputs({"the data file": args.path, "--labels": args.labels},
                       {"--save-embedding": args.save_embedding, "--output": args.output})
+        if args.compare is not None: check_compare_options(args.save_embedding, args.no_baseline)
         X, y, name = load_table(args.path, args.labels, args.label_column)
-        run(X, y, args.n_components, options, args.output, name, baseline=not args.no_baseline,
-            save_embedding=args.save_embedding)
+        if args.compare is not None: run_comparison(X, y, args.compare, args.n_components, options, args.output, name)
+        else: run(X, y, args.n_components, options, args.output, name, baseline=not args.no_baseline,
+                  save_embedding=args.save_embedding)
     except (ValueError, TypeError, OSError) as error:  # bad data or parameters: one line, the usage-error status
         message = " ".join(str(error).split())
         print(f"ikd: error: {message}", file=sys.stderr)
@@ -220,6 +266,35 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(2)
+
+# %% ../nbs/cli.ipynb #k001
+def check_compare_options(save_embedding=None, # --save-embedding, as given
+                          no_baseline:bool=False, # --no-baseline, as given
+                         ) -> None:
+    "Refuse the plain job's options with `--compare`: they would be ignored."
+    if save_embedding is not None: raise ValueError("--save-embedding saves IKD's map of the plain job; with --compare use "
+                                                    "ikd.compare in Python, whose table carries every map")
+    if no_baseline: raise ValueError("--no-baseline skips PCA in the plain job; with --compare name the methods instead")
+
+def run_comparison(X, y=None, # data and optional labels
+                   methods:str="default", # "default", "all", or comma-separated method keys
+                   n_components:int=2, # latent dimension
+                   ikd_options:dict|None=None, # further `IKD` parameters
+                   output="ikd_embedding.png", # where to save the figure (None: no figure)
+                   name:str="data", # data set name for the printed header
+                  ): # the `ikd.compare` table
+    "`ikd.compare` on the data: print the table, save the maps and the rank heat map."
+    from ikd.comparison import compare, plot_comparison
+    keys = methods if methods in ("default", "all") else [key.strip() for key in methods.split(",") if key.strip()]
+    options = {key: value for key, value in (ikd_options or {}).items() if value is not None}
+    table = compare(X, y, methods=keys, n_components=n_components, options={"ikd": options},
+                    random_state=options.get("random_state") or 0)
+    print(f"{name}: {X.shape[0]} points x {X.shape[1]} features, M = {n_components}")
+    print(table.drop(columns="name").round(3).to_string())
+    if output is not None:
+        plot_comparison(table).savefig(output, dpi=120)
+        print(f"  figure saved to {output}")
+    return table
 
 # %% ../nbs/cli.ipynb #c011
 # a notebook kernel runs as __main__ too, but only a script has a __file__

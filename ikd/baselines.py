@@ -5,9 +5,11 @@
 # %% ../nbs/baselines.ipynb #c002
 from __future__ import annotations
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Callable
 
 import numpy as np
+from scipy.sparse import issparse
 
 from .validation import fixed_seed, refuse_flat, starting_map
 
@@ -55,6 +57,7 @@ def _pacmap(X, n_components, random_state, init=None, **options): # init: a star
     if init is not None and not isinstance(init, str):  # PaCMAP trusts a given map's shape: a short one corrupts memory
         init = starting_map(init, len(X), n_components)
         refuse_flat(init, n_components)
+        _within_range("init", init, "PaCMAP", "float32")  # PaCMAP standardises it in float32
     return pacmap.PaCMAP(n_components=n_components, random_state=random_state, **options).fit_transform(X, init=init)
 
 def _trimap(X, n_components, random_state, **options):
@@ -118,44 +121,103 @@ def _vae(X, n_components, random_state, epochs:int=200, hidden:int=128, learning
 # %% ../nbs/baselines.ipynb #c008
 @dataclass(frozen=True)
 class Method:
-    "One method of the comparisons: how `embed` runs it, and how figures and tables show it."
+    "One method of the comparisons: how `embed` runs it, what it accepts, and how figures and tables show it."
     key: str  # the name `embed` takes and the result tables store
     run: Callable  # run(X, n_components, random_state, **options) -> (T, M) embedding
     name: str  # the name a reader sees in legends and tables
     colour: str  # its colour in every figure, no other method's
     marker: str  # its matplotlib marker, no other method's
+    sparse: bool = False  # takes a SciPy sparse X as it is (`embed` refuses one for the others)
+    precision: str | None = "float64"  # the float type it squares X's differences in; None: it works on any scale
+    seeds: str = "any"  # "any": an integer, a NumPy RandomState or None; "integer": an integer or None
+    min_components: int = 1  # the least n_components it embeds into
 
 METHODS = {method.key: method for method in (
-    Method("ikd", _ikd, "IKD", "black", "o"),
-    Method("pca", _sklearn("PCA", "sklearn.decomposition"), "PCA", "#1f77b4", "s"),
-    Method("kpca", _kpca, "kernel PCA", "#17becf", "D"),
+    Method("ikd", _ikd, "IKD", "black", "o", sparse=True, precision=None),
+    Method("pca", _sklearn("PCA", "sklearn.decomposition"), "PCA", "#1f77b4", "s", sparse=True),
+    Method("kpca", _kpca, "kernel PCA", "#17becf", "D", sparse=True),
     Method("le", _sklearn("SpectralEmbedding", "sklearn.manifold", affinity="nearest_neighbors"), "Laplacian eigenmaps",
            "#2ca02c", "^"),
-    Method("isomap", _sklearn("Isomap", "sklearn.manifold", n_neighbors=5), "Isomap", "#ff7f0e", "v"),
+    Method("isomap", _sklearn("Isomap", "sklearn.manifold", n_neighbors=5), "Isomap", "#ff7f0e", "v", sparse=True),
     Method("mds", _sklearn("ClassicalMDS", "sklearn.manifold"), "classical MDS", "#8c564b", "<"),
     Method("lle", _sklearn("LocallyLinearEmbedding", "sklearn.manifold"), "LLE", "#bcbd22", ">"),
-    Method("saul_lvm", _saul_lvm, "Saul's LVM", "#ff9896", "4"),
-    Method("sne", _sne, "SNE", "#c5b0d5", "p"),
-    Method("tsne", _tsne, "t-SNE", "#9467bd", "P"),
-    Method("opentsne", _opentsne, "t-SNE (openTSNE)", "#7b4173", "d"),
-    Method("umap", _umap, "UMAP", "#e377c2", "X"),
-    Method("pacmap", _pacmap, "PaCMAP", "#637939", "1"),
-    Method("trimap", _trimap, "TriMap", "#e7ba52", "2"),
-    Method("gplvm", _gplvm, "GPLVM", "#d62728", "h"),
-    Method("vae", _vae, "VAE", "#393b79", "*"),
+    Method("saul_lvm", _saul_lvm, "Saul's LVM", "#ff9896", "4", precision=None),
+    Method("sne", _sne, "SNE", "#c5b0d5", "p", precision=None),
+    Method("tsne", _tsne, "t-SNE", "#9467bd", "P", sparse=True),
+    Method("opentsne", _opentsne, "t-SNE (openTSNE)", "#7b4173", "d", sparse=True,
+           precision="float32"),
+    Method("umap", _umap, "UMAP", "#e377c2", "X", precision="float32"),
+    Method("pacmap", _pacmap, "PaCMAP", "#637939", "1", precision="float32", seeds="integer"),
+    Method("trimap", _trimap, "TriMap", "#e7ba52", "2", precision="float32", seeds="integer",
+           min_components=2),
+    Method("gplvm", _gplvm, "GPLVM", "#d62728", "h", seeds="integer"),
+    Method("vae", _vae, "VAE", "#393b79", "*", seeds="integer"),
 )}
 
+def _within_range(name:str, # the array's name in messages
+                 A, # dense or sparse array
+                 method:str, # the name of the method that squares it
+                 precision:str|None, # the float type it is squared in; None: any scale
+                ):
+    "Refuse an array whose squared distances overflow or vanish in `precision`."
+    if precision is None or A.size == 0: return
+    info = np.finfo(precision)
+    values = A.data if issparse(A) else A
+    largest = float(np.abs(values).max(initial=0.0))
+    highest = float(np.sqrt(info.max / (4 * A.shape[1])))  # a squared distance is at most N (2 * largest)^2
+    if largest > highest:
+        raise ValueError(f"{name} reaches {largest:.3g}, beyond what {method} can square in {precision} (at most "
+                         f"{highest:.3g} here): rescale {name}")
+    spread = float((A.max(axis=0).toarray() - A.min(axis=0).toarray()).max() if issparse(A) else np.ptp(A, axis=0).max())
+    if 0 < spread < np.sqrt(info.tiny):
+        raise ValueError(f"{name} spans only {spread:.3g}, so small that its squared distances vanish in {method}'s "
+                         f"{precision} (below {np.sqrt(info.tiny):.3g}): rescale {name}")
+
+def _checked_points(method:Method, X):
+    "X as the method takes it: float64, dense or (where the method takes it) sparse CSR, finite and within range."
+    if issparse(X):
+        if not method.sparse:
+            takers = ", ".join(key for key, m in METHODS.items() if m.sparse)
+            raise TypeError(f"X is a sparse matrix, which {method.name} does not take: pass X.toarray(), or use a method "
+                            f"that takes sparse X ({takers})")
+        X = X.tocsr().astype(np.float64)
+        finite = X.ndim == 2 and np.all(np.isfinite(X.data))
+    else:
+        X = np.asarray(X, dtype=np.float64)
+        finite = X.ndim == 2 and np.all(np.isfinite(X))
+    if not finite: raise ValueError("X must be a finite 2-D array (points x features)")
+    _within_range("X", X, method.name, method.precision)
+    return X
+
+def _checked_components(method:Method, n_components):
+    if isinstance(n_components, (bool, np.bool_)) or not isinstance(n_components, Integral) or n_components < 1:
+        raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
+    if n_components < method.min_components:
+        raise ValueError(f"{method.name} embeds into at least {method.min_components} dimensions, got n_components={n_components}")
+    return int(n_components)
+
+def _checked_seed(method:Method, random_state):
+    if random_state is None or (method.seeds == "any" and isinstance(random_state, np.random.RandomState)):
+        return random_state
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, Integral):
+        kinds = "an integer seed, a numpy RandomState or None" if method.seeds == "any" else "an integer seed or None"
+        raise TypeError(f"random_state of {method.name} must be {kinds}, got {random_state!r}")
+    if not 0 <= random_state < 2**32: raise ValueError(f"random_state must lie in [0, 2**32 - 1], got {random_state}")
+    return int(random_state)
+
 def embed(method:str, # one of `METHODS`
-          X, # (T, N) data, rows are points
+          X, # (T, N) data, rows are points: dense, or sparse for the methods that take it
           n_components:int, # latent dimension M
-          random_state=None, # seed, for the methods that use one
+          random_state=None, # seed, for the methods that use one (an integer, or a RandomState where the method takes one)
           **options, # passed to the method (e.g. labels=y for "kpca", epochs=50 for "vae")
          ): # (T, M) embedding
-    "Embed `X` with a baseline `method` (or IKD)."
+    "Embed `X` with a baseline `method` (or IKD), after checking that the method accepts what it is given."
     if method not in METHODS: raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2 or not np.all(np.isfinite(X)): raise ValueError("X must be a finite 2-D array (points x features)")
-    return np.asarray(METHODS[method].run(X, n_components, random_state, **options), dtype=np.float64)
+    chosen = METHODS[method]
+    X = _checked_points(chosen, X)
+    n_components = _checked_components(chosen, n_components)
+    random_state = _checked_seed(chosen, random_state)
+    return np.asarray(chosen.run(X, n_components, random_state, **options), dtype=np.float64)
 
 # %% ../nbs/baselines.ipynb #c010
 def timed_embed(method:str, # one of `METHODS`

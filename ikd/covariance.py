@@ -13,11 +13,12 @@ from scipy.sparse.csgraph import connected_components
 
 # %% auto #0
 __all__ = ['COVARIANCES', 'ROW_BLOCK', 'TRANSFORM_CHUNK', 'CONSTANT_TOLERANCE', 'SPARSE_OFFSET_LIMIT', 'PAIR_CHUNK',
-           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'covariance_rows', 'standardised_rows', 'mixed_bits',
-           'Rows', 'DenseRows', 'as_rows', 'sample_covariance', 'covariance_from_rows', 'SparseRows', 'paired_products',
-           'check_covariance', 'coincide', 'correlations_at', 'new_correlations', 'correlation_matrix',
-           'check_positive_pairs', 'marginal_variance', 'prepared_covariance', 'distinct_rows', 'coincident_points',
-           'PreparedRows', 'check_distinct_count', 'prepared_rows', 'rows_of_new_points', 'fitted_covariance']
+           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'COINCIDENT_RADIUS', 'SWEEP_SLACK', 'covariance_rows',
+           'standardised_rows', 'mixed_bits', 'Rows', 'DenseRows', 'as_rows', 'sample_covariance',
+           'covariance_from_rows', 'SparseRows', 'paired_products', 'check_covariance', 'coincide', 'correlations_at',
+           'new_correlations', 'correlation_matrix', 'check_positive_pairs', 'marginal_variance', 'prepared_covariance',
+           'distinct_rows', 'coincident_groups', 'content_keys', 'coincident_points', 'coincident_rows', 'PreparedRows',
+           'check_distinct_count', 'check_landmark_copies', 'prepared_rows', 'rows_of_new_points', 'fitted_covariance']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -431,24 +432,106 @@ def distinct_rows(rows, # (T, N) standardised rows: an array or `SparseRows`
     return first[order], rank[group]
 
 # %% ../nbs/covariance.ipynb #n011
+# the distance within which two rows are one point, on rows of unit norm: sqrt(2 (1 - rho)) at rho = COINCIDENT_CORRELATION
+COINCIDENT_RADIUS = float(np.sqrt(2 * (1 - COINCIDENT_CORRELATION)))
+
+def coincident_groups(n_points:int, # n, the points grouped
+                      first, second, # (P,) the pairs of points that lie within the merging radius (each pair once)
+                      closeness, # (P,) how close each pair is, larger closer: a point joins its closest representative
+                      keys, # (n,) a key of each point's content (not its position): orders the choice of representatives
+                     ): # (kept (D,) increasing indices of the representatives, group (n,) each point's index into kept)
+    """Points merged only within the radius of one representative, never along chains. The representatives are chosen
+    greedily, most near pairs first, ties by `keys`: a point is a representative when no representative chosen before it
+    lies within the radius. Every other point joins the closest representative within the radius. Content decides
+    everything, so any order of the points gives the same groups."""
+    first, second = np.asarray(first, dtype=np.intp), np.asarray(second, dtype=np.intp)
+    ends, others = np.r_[first, second], np.r_[second, first]  # each pair in both directions
+    degree = np.bincount(ends, minlength=n_points)
+    rank = np.empty(n_points, dtype=np.intp)
+    rank[np.lexsort((np.arange(n_points), keys, -degree))] = np.arange(n_points)  # position breaks only exact ties
+    representative, undecided = degree == 0, degree > 0
+    # greedy in rank order, done a round at a time: a point whose better-ranked neighbours are all decided (none a
+    # representative) is chosen, and its neighbours are covered; this is exactly the sequential greedy's choice
+    while undecided.any():
+        live = undecided[ends] & undecided[others]
+        blocked = np.zeros(n_points, dtype=bool)
+        blocked[ends[live & (rank[others] < rank[ends])]] = True
+        chosen = undecided & ~blocked
+        representative |= chosen
+        undecided &= ~chosen
+        undecided[others[chosen[ends]]] = False
+    kept = np.flatnonzero(representative)
+    index = np.cumsum(representative) - 1
+    group = np.where(representative, index, -1)
+    joins = ~representative[ends] & representative[others]  # a covered point and a representative within the radius
+    member, candidate, how_close = ends[joins], others[joins], np.r_[closeness, closeness][joins]
+    best = np.lexsort((rank[candidate], -how_close, member))  # per point: the closest, ties by the representative's rank
+    member, candidate = member[best], candidate[best]
+    head = np.r_[True, member[1:] != member[:-1]]
+    group[member[head]] = index[candidate[head]]
+    return kept, group
+
+def content_keys(S, # (T, T) covariance
+                 points, # indices of the points to key
+                ): # (len(points),) uint64, the same for a point whatever the order of the points
+    "A key of each point's row of `S` taken as a set of values (sorted): what a precomputed covariance says about the point itself."
+    positions = np.arange(S.shape[1], dtype=np.uint64)
+    keys = np.empty(len(points), dtype=np.uint64)
+    for start in range(0, len(points), ROW_BLOCK):  # band by band: the sorted copy stays ROW_BLOCK x T
+        values = np.sort(S[points[start:start + ROW_BLOCK]], axis=1)
+        with np.errstate(over="ignore"):
+            keys[start:start + ROW_BLOCK] = mixed_bits(np.ascontiguousarray(values).view(np.uint64) + positions).sum(
+                axis=1, dtype=np.uint64)
+    return keys
+
 def coincident_points(S, # (T, T) covariance of the points to fit
+                      keys=None, # (T,) content keys of the points (`Rows.fingerprints`); None: `content_keys` of S
                      ): # (kept (D,) increasing indices, one point per group, group (T,) index into kept), or None
-    "Points correlated at `COINCIDENT_CORRELATION` or more, copies up to rounding: each group is fitted as its first point."
+    "Points correlated at `COINCIDENT_CORRELATION` or more with a representative, copies up to rounding: each group is fitted as its representative (`coincident_groups`)."
     T = len(S)
     own = np.sqrt(np.asarray(np.diag(S), dtype=np.float64))
     rows, cols = [], []
     for start in range(0, T, ROW_BLOCK):  # band by band; the cheap bound first, the exact one only where it might hold
         band = S[start:start + ROW_BLOCK]
         r, c = np.nonzero(band >= COINCIDENT_CORRELATION * own[start:start + ROW_BLOCK].min() * own.min())
-        same = (band[r, c] >= COINCIDENT_CORRELATION * own[start + r] * own[c]) & (start + r != c)
+        same = (band[r, c] >= COINCIDENT_CORRELATION * own[start + r] * own[c]) & (start + r < c)
         rows.append(start + r[same]); cols.append(c[same])
     rows, cols = np.concatenate(rows), np.concatenate(cols)
     if rows.size == 0: return None
-    _, labels = connected_components(sparse.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(T, T)), directed=False)
-    _, first, group = np.unique(labels, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")  # groups in the order of their first point
-    rank = np.empty_like(order); rank[order] = np.arange(len(order))
-    return first[order], rank[group.ravel()]
+    if keys is None:
+        keys = np.zeros(T, dtype=np.uint64)
+        involved = np.unique(np.r_[rows, cols])
+        keys[involved] = content_keys(S, involved)
+    return coincident_groups(T, rows, cols, S[rows, cols] / (own[rows] * own[cols]), keys)
+
+# %% ../nbs/covariance.ipynb #n016
+SWEEP_SLACK = 1e-12  # per feature: room for the rounding of a unit row's projection (a sparse row's offset included)
+
+def coincident_rows(rows, # (T, N) distinct standardised rows (an array or `SparseRows`)
+                   ): # (kept, group) as `coincident_points` gives them for the rows' covariance, or None
+    "`coincident_points` of the rows' covariance without forming it: candidate pairs from a sweep of the unit rows' projections."
+    rows = as_rows(rows)
+    unit = rows.normalised()
+    forward, backward = unit.column_centred()
+    direction = np.random.default_rng(0).standard_normal((rows.shape[1], 1))
+    for _ in range(4):
+        direction = backward(forward(direction))
+        direction /= max(np.linalg.norm(direction), np.finfo(float).tiny)
+    projection = unit.dot(direction)[:, 0]  # centring moves every projection alike: differences are what count
+    order = np.argsort(projection, kind="stable")
+    along = projection[order]
+    # a correlation computed at COINCIDENT_CORRELATION may be N rounding errors short of it: the radius allows for that
+    radius = np.sqrt(2 * (1 - COINCIDENT_CORRELATION) + 4 * rows.shape[1] * np.finfo(float).eps)
+    reach = np.searchsorted(along, along + radius + SWEEP_SLACK * rows.shape[1], side="right")
+    counts = reach - np.arange(len(along)) - 1
+    first = np.repeat(np.arange(len(along)), counts)
+    second = first + 1 + np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    first, second = order[first], order[second]
+    norms = np.sqrt(rows.squared_norms())
+    correlation = paired_products(rows, first, second) / (norms[first] * norms[second])
+    near = correlation >= COINCIDENT_CORRELATION
+    if not near.any(): return None
+    return coincident_groups(len(rows), first[near], second[near], correlation[near], rows.fingerprints())
 
 # %% ../nbs/covariance.ipynb #a001
 @dataclass(frozen=True)
@@ -468,6 +551,15 @@ class PreparedRows:
                   ): # the rows of X where they first occur
         return indices if self.first_copies is None else self.first_copies[indices]
 
+    def merged(self, kept, # (D',) increasing indices of the distinct rows kept, e.g. from `coincident_rows`
+               group, # (D,) each distinct row's index into kept
+              ) -> PreparedRows: # the kept rows, each standing for its whole group
+        "These rows with each group made one row, its representative; a group decodes to its rows' average level and scale."
+        copy_of = self.for_every_row(group)
+        count = np.bincount(copy_of, minlength=len(kept))
+        average = lambda values: np.bincount(copy_of, weights=self.for_every_row(values), minlength=len(kept)) / count
+        return PreparedRows(self.rows[kept], average(self.location), average(self.scale), copy_of, self.first_rows(kept))
+
 def check_distinct_count(count:int, # distinct rows found
                          n_components:int, # M
                         ) -> None:
@@ -475,6 +567,18 @@ def check_distinct_count(count:int, # distinct rows found
     if count < n_components + 2:
         raise ValueError(f"X has only {count} distinct rows (up to scale), fewer than n_components + 2 = "
                          f"{n_components + 2}; IKD needs more distinct points than that")
+
+def check_landmark_copies(given:int, # landmarks given or chosen
+                          distinct:int, # the points they are, copies up to rounding merged
+                          n_components:int, # M
+                         ) -> None:
+    "Refuse landmarks that are fewer than M + 2 points; warn when some of them are copies of others."
+    if distinct < n_components + 2:
+        raise ValueError(f"the {given} landmarks are only {distinct} distinct points (rows equal up to rounding are "
+                         f"one point), fewer than n_components + 2 = {n_components + 2}")
+    if distinct < given:
+        warnings.warn(f"{given - distinct} of the {given} landmarks are copies of others up to rounding: "
+                      f"{distinct} points are fitted", RuntimeWarning, stacklevel=4)
 
 def prepared_rows(X, # (T, N) validated data (an array or sparse matrix), or the (T, T) covariance if precomputed
                   kind:str, # "correlation", "covariance" or "precomputed"
@@ -511,16 +615,14 @@ def fitted_covariance(rows, # the distinct standardised rows (an array or `Spars
                       kind:str, # "correlation", "covariance" or "precomputed"
                       n_components:int, # M: a fit needs at least M + 2 distinct points
                      ): # (S of the points kept, their indices into rows, each given point's index into them or None)
-    "The covariance of the points to fit, each group of `coincident_points` fitted as its first point."
-    S = rows if kind == "precomputed" else covariance_from_rows(rows[fitted], kind)
-    merged = coincident_points(S)
+    "The covariance of the points to fit, each group of `coincident_points` fitted as its representative."
+    if kind == "precomputed": S, keys = rows, None
+    else:  # keyed by the standardised rows' bits, which do not depend on the order in which a product summed them
+        fitted_rows = as_rows(rows)[fitted]
+        S, keys = covariance_from_rows(fitted_rows, kind), fitted_rows.fingerprints()
+    merged = coincident_points(S, keys)
     if merged is None: return S, fitted, None  # every point given is kept
     kept, group = merged
     if isinstance(fitted, slice): check_distinct_count(len(kept), n_components)
-    elif len(kept) < n_components + 2:
-        raise ValueError(f"the {len(group)} landmarks are only {len(kept)} distinct points (rows equal up to rounding are "
-                         f"one point), fewer than n_components + 2 = {n_components + 2}")
-    else:
-        warnings.warn(f"{len(group) - len(kept)} of the {len(group)} landmarks are copies of others up to rounding: "
-                      f"{len(kept)} points are fitted", RuntimeWarning, stacklevel=3)
+    else: check_landmark_copies(len(group), len(kept), n_components)
     return S[np.ix_(kept, kept)], np.arange(len(rows))[fitted][kept], group

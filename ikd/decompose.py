@@ -16,7 +16,7 @@ from .covariance import ROW_BLOCK, check_covariance
 from .gram import gram
 from .kernels import Kernel, get_kernel
 from .reference import choose_reference
-from .solvers import covariance_floor, floored_distances
+from .solvers import ZERO_COVARIANCE, covariance_floor, floored_distances
 from .validation import fixed_seed
 
 # %% auto #0
@@ -87,7 +87,8 @@ def decompose(S, # (T, T) covariance or correlation matrix between points
     variance = float(np.mean(np.diag(S))) if variance is None else float(variance)
     if not variance > 0: raise ValueError(f"the marginal variance must be positive, got {variance}")
     kern = get_kernel(kernel).with_variance(variance)
-    D = floored_distances(S, kern, covariance_floor(S))
+    # the floor passes over the same rounded zeros that `floored_distances` warns about
+    D = floored_distances(S, kern, covariance_floor(S, zero=ZERO_COVARIANCE * variance))
     return decompose_distances(D, n_components, reference=reference, variance=variance, random_state=random_state)
 
 def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances

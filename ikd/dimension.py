@@ -4,8 +4,9 @@
 
 # %% ../nbs/dimension.ipynb #c002
 from __future__ import annotations
+from typing import NamedTuple
 import numpy as np
-from scipy import optimize
+from scipy import optimize, special
 from sklearn.utils import check_random_state
 
 from .covariance import COINCIDENT_CORRELATION, COVARIANCE_TOLERANCE, ROW_BLOCK, new_correlations
@@ -14,7 +15,8 @@ from .solvers import ZERO_COVARIANCE
 from .validation import fixed_seed
 
 # %% auto #0
-__all__ = ['NOISE_TOLERANCE', 'NOISE_REACH', 'noise_blurred_excess', 'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
+__all__ = ['NOISE_TOLERANCE', 'NOISE_REACH', 'noise_blurred_excess', 'noise_extreme', 'DimensionReading', 'dimension_reading',
+           'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
 
 # %% ../nbs/dimension.ipynb #n001
 NOISE_TOLERANCE = 1 / 3  # epsilon: a pair is trusted where noise is predicted to scatter its excess by at most this share
@@ -32,6 +34,14 @@ def noise_blurred_excess(floor:float, # u0: 1 - the largest correlation between 
     N = float(n_features)  # float arithmetic: a small NumPy integer type would overflow in N ** 2
     return float(2 * floor / tolerance ** 2 * (1 / N + np.sqrt(1 / N ** 2 + tolerance ** 2 / N)))
 
+# %% ../nbs/dimension.ipynb #x901
+def noise_extreme(n_draws:int, # n, independent draws
+                 ) -> float: # about E[max of n standard normal draws]; 0 for one draw
+    "Blom's approximation $\\Phi^{-1}\\bigl((n - 0.375)/(n + 0.25)\\bigr)$ to the expected largest of $n$ standard normal draws."
+    if isinstance(n_draws, bool) or not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
+        raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
+    return float(special.ndtri((n_draws - 0.375) / (n_draws + 0.25)))
+
 # %% ../nbs/dimension.ipynb #c005
 def _check_square(S):
     "Refuse anything but a square 2-D array (a memory map will do): a covariance between T points."
@@ -41,7 +51,10 @@ def _check_square(S):
 
 def _asymmetry(rows, columns, own_rows, own_columns): # largest |s_ij - s_ji| / sqrt(s_ii s_jj) over finite pairs
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # NaN and infinite entries are refused by name later
-        gap = np.abs(rows - columns) / np.outer(np.sqrt(np.abs(own_rows)), np.sqrt(np.abs(own_columns)))
+        gap = np.abs(rows - columns)
+        gap /= np.sqrt(np.abs(own_rows))[:, None]
+        gap /= np.sqrt(np.abs(own_columns))[None, :]
+    if np.isfinite(rows).all() and np.isfinite(columns).all(): return float(gap.max(initial=0.0))
     return float(np.max(gap, where=np.isfinite(rows) & np.isfinite(columns), initial=0.0))
 
 def _check_symmetric(S, indices=None):
@@ -50,10 +63,10 @@ def _check_symmetric(S, indices=None):
     if indices is not None:
         block = np.asarray(S[np.ix_(indices, indices)], dtype=np.float64)
         asymmetry = _asymmetry(block, block.T, own[indices], own[indices])
-    else:
-        asymmetry = max(_asymmetry(np.asarray(S[start:start + ROW_BLOCK], dtype=np.float64),
-                                   np.asarray(S[:, start:start + ROW_BLOCK], dtype=np.float64).T,
-                                   own[start:start + ROW_BLOCK], own) for start in range(0, len(S), ROW_BLOCK))
+    else:  # each pair once: a band of rows against the columns from its first row on
+        asymmetry = max(_asymmetry(np.asarray(S[start:start + ROW_BLOCK, start:], dtype=np.float64),
+                                   np.asarray(S[start:, start:start + ROW_BLOCK], dtype=np.float64).T,
+                                   own[start:start + ROW_BLOCK], own[start:]) for start in range(0, len(S), ROW_BLOCK))
     if asymmetry > COVARIANCE_TOLERANCE:
         raise ValueError(f"S must be symmetric (a covariance matrix is): s_ij and s_ji differ by up to {asymmetry:.3g} "
                          "times sqrt(s_ii s_jj)")
@@ -87,15 +100,49 @@ def _annulus_dimension(n_inside, # (P,) neighbours strictly inside each point's 
     if slope(low) < 0: return 0.0  # the likelihood peaks at m = 0: the neighbours crowd the annulus's inner edge
     return float(optimize.brentq(slope, low, high, xtol=1e-10))
 
-def intrinsic_dimension(S, # (T, T) covariance or correlation
-                        kernel, # `Kernel` with the marginal variance set
-                        n_neighbors:int=7, # k: each point's k most correlated points beyond the noise are used
-                        n_features:int|None=None, # N behind the covariances, for the noise radius (None: no radius)
-                        tolerance:float=NOISE_TOLERANCE, # epsilon of `noise_blurred_excess`
-                        reach:float=NOISE_REACH, # the annulus reaches at least this multiple of the noise radius
-                        floor_shift:float=0.0, # with N: raise the floor by this many noise sd 2 u0 / sqrt(N) (see above)
-                       ) -> float: # the estimated dimension (inf when every neighbour lies at one distance; 0 when they crowd the noise radius)
-    "Maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances beyond the noise radius, at most Levina–Bickel's."
+# %% ../nbs/dimension.ipynb #dim10b
+def _annulus_statistics(rho, # (B, T) a band's correlations, the points themselves and their copies at -inf
+                        n_neighbors:int, # k
+                        unit, # the kernel at unit variance
+                        floor:float, # the squared distance the noise adds to every pair (taken off each one)
+                        trusted_below:float, # correlations at or above this are ranked by noise and passed over
+                        inner:float, # r0 squared (0: a ball)
+                        reach_correlation:float, # the correlation at reach * r0 (inf: no reach)
+                        top:float, # the strongest correlation between two distinct points
+                        lattice:bool, # every point's nearest at `top`: no floor, every pair trusted
+                       ): # (neighbours inside, sum of ln(r / R) over them, ln(r0 / R)) of the band's usable points
+    "One band's sufficient statistics for `_annulus_dimension`."
+    tiny = np.finfo(float).tiny
+    # a correlation within rounding of 0 carries no distance (f^-1 of it swings from 78 to 1416 with its last digit)
+    trusted = np.where((rho < trusted_below) & (rho > ZERO_COVARIANCE), rho, -np.inf)
+    kth = -np.partition(-trusted, n_neighbors - 1, axis=1)[:, n_neighbors - 1]
+    outer = np.minimum(kth, reach_correlation)  # R: the k-th trusted neighbour, or reach * r0 if that is farther
+    usable = kth > -np.inf
+    # a point with a neighbour at the floor has no finite ratios (tied with the top: the same whatever the rounding)
+    if inner == 0 and not lattice: usable &= rho.max(axis=1) < top - NEIGHBOUR_TIE
+    # strictly inside: a neighbour tied with the k-th (integer data) sits on R whatever the rounding of its product
+    rows, cols = np.nonzero((trusted > (outer + NEIGHBOUR_TIE)[:, None]) & usable[:, None])
+    outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor
+    squared = unit.inverse(np.clip(rho[rows, cols], tiny, 1.0)) - floor
+    rows, squared = rows[squared > 0], squared[squared > 0]
+    with np.errstate(divide="ignore"): log_inner = 0.5 * np.log(inner / outer_squared[usable])
+    return (np.bincount(rows, minlength=len(rho))[usable],
+            np.bincount(rows, 0.5 * np.log(squared / outer_squared[rows]), minlength=len(rho))[usable], log_inner)
+
+class DimensionReading(NamedTuple):
+    "What `dimension_reading` reads: the estimate, and how much of the nearest-neighbour graph the noise ranks."
+    estimate: float  # m-hat, as `intrinsic_dimension` returns it
+    noise_ranked_share: float  # share of the points' k strongest correlations within the noise radius (0 without N)
+
+def dimension_reading(S, # (T, T) covariance or correlation
+                      kernel, # `Kernel` with the marginal variance set
+                      n_neighbors:int=7, # k: each point's k most correlated points beyond the noise are used
+                      n_features:int|None=None, # N behind the covariances, for the noise radius (None: no radius)
+                      tolerance:float=NOISE_TOLERANCE, # epsilon of `noise_blurred_excess`
+                      reach:float=NOISE_REACH, # the annulus reaches at least this multiple of the noise radius
+                      floor_shift:float|None=None, # with N: raise the floor by this many noise sd 2 u0 / sqrt(N); None: by `noise_extreme` of the pairs in its noise band
+                     ) -> DimensionReading:
+    "`intrinsic_dimension` and the share of the $k$-nearest-neighbour graph's edges that noise ranks, from one pass."
     _check_square(S)
     T = S.shape[0]
     if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, (int, np.integer)) or not 2 <= n_neighbors < T:
@@ -104,47 +151,66 @@ def intrinsic_dimension(S, # (T, T) covariance or correlation
         raise ValueError(f"n_features must be a positive integer or None, got {n_features!r}")
     if not (np.isfinite(tolerance) and tolerance > 0): raise ValueError(f"tolerance must be positive, got {tolerance!r}")
     if not (np.isfinite(reach) and 1 < reach <= 1e3): raise ValueError(f"reach must be a number in (1, 1000], got {reach!r}")
-    if not (np.isfinite(floor_shift) and floor_shift >= 0): raise ValueError(f"floor_shift must be a number >= 0, got {floor_shift!r}")
+    if floor_shift is not None and not (np.isfinite(floor_shift) and floor_shift >= 0):
+        raise ValueError(f"floor_shift must be a number >= 0 or None, got {floor_shift!r}")
     diagonal = np.asarray(np.diag(S), dtype=np.float64)
     if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
         raise ValueError("S must have a positive, finite diagonal (every point's variance)")
     _check_symmetric(S)
     bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
-    nearest = np.concatenate([_band_correlations(S, start, diagonal).max(axis=1) for start in bands])
-    top = nearest.max()
-    # every point's nearest neighbour at the one strongest correlation: a lattice, whose spacing is no noise floor
-    lattice = bool(np.all(nearest >= top - NEIGHBOUR_TIE))
-    # with no positive correlation there is no floor to read the noise from, and no radius is set
-    noisy = n_features is not None and top > 0 and not lattice
-    centre = top - floor_shift * 2 * (1 - top) / np.sqrt(n_features) if noisy else top
-    if noisy and centre <= 0: raise ValueError(f"floor_shift={floor_shift!r} moves the noise floor past every positive correlation")
-    floor = 0.0 if lattice else unit.inverse(np.clip(centre, tiny, 1.0))  # the noise floor of every squared distance
-    blurred = noise_blurred_excess(1 - centre, n_features, tolerance) if noisy else 0.0
-    # stronger correlations than this are ordered by the noise; on a lattice, with no floor, every pair is trusted
-    trusted_below = np.inf if lattice else centre - blurred
-    inner = unit.inverse(max(trusted_below, tiny)) - floor if blurred > 0 else 0.0  # r0 squared
-    reach_correlation = float(unit.f(floor + reach ** 2 * inner)) if inner > 0 else np.inf
-    counts, log_sums, log_inners = [], [], []
+    counts_noise = n_features is not None and floor_shift is None
+    competing_edge = lambda top: top - noise_blurred_excess(1 - top, n_features, tolerance)
+    nearest, candidates, top = [], [], -np.inf
     for start in bands:
         rho = _band_correlations(S, start, diagonal)
-        # a correlation within rounding of 0 carries no distance (f^-1 of it swings from 78 to 1416 with its last digit)
-        trusted = np.where((rho < trusted_below) & (rho > ZERO_COVARIANCE), rho, -np.inf)
-        kth = -np.partition(-trusted, n_neighbors - 1, axis=1)[:, n_neighbors - 1]
-        outer = np.minimum(kth, reach_correlation)  # R: the k-th trusted neighbour, or reach * r0 if that is farther
-        usable = kth > -np.inf
-        # a point with a neighbour at the floor has no finite ratios (tied with the top: the same whatever the rounding)
-        if inner == 0 and not lattice: usable &= rho.max(axis=1) < top - NEIGHBOUR_TIE
-        # strictly inside: a neighbour tied with the k-th (integer data) sits on R whatever the rounding of its product
-        rows, cols = np.nonzero((trusted > (outer + NEIGHBOUR_TIE)[:, None]) & usable[:, None])
-        outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor
-        squared = unit.inverse(np.clip(rho[rows, cols], tiny, 1.0)) - floor
-        rows, squared = rows[squared > 0], squared[squared > 0]
-        counts.append(np.bincount(rows, minlength=len(rho))[usable])
-        log_sums.append(np.bincount(rows, 0.5 * np.log(squared / outer_squared[rows]), minlength=len(rho))[usable])
-        with np.errstate(divide="ignore"): log_inners.append(0.5 * np.log(inner / outer_squared[usable]))
-    estimate = _annulus_dimension(*map(np.concatenate, (counts, log_sums, log_inners)))
+        nearest.append(rho.max(axis=1))
+        top = max(top, nearest[-1].max())
+        # the edge only rises with the top, so what passes it now holds every pair that passes it at the end
+        if counts_noise and 0 < top < 1: candidates.append(rho[rho > competing_edge(top)])
+    nearest = np.concatenate(nearest)
+    # every point's nearest neighbour at the one strongest correlation: a lattice, whose spacing is no noise floor
+    lattice = bool(np.all(nearest >= top - NEIGHBOUR_TIE))
+    plain_floor = 0.0 if lattice else unit.inverse(np.clip(top, tiny, 1.0))
+    plain = dict(floor=plain_floor, trusted_below=np.inf if lattice else top, inner=0.0, reach_correlation=np.inf)
+    # with no positive correlation there is no floor to read the noise from, and no radius is set
+    if not (n_features is not None and top > 0 and not lattice):
+        statistics = [_annulus_statistics(_band_correlations(S, start, diagonal), n_neighbors, unit, top=top,
+                                          lattice=lattice, **plain) for start in bands]
+        return DimensionReading(_annulus_dimension(*map(np.concatenate, zip(*statistics))), 0.0)
+    noise_sd = 2 * (1 - top) / np.sqrt(n_features)  # of a pair's 1 - rho at the floor
+    if floor_shift is None:
+        # the pairs that noise could have ranked first: those within the noise band above the strongest correlation
+        competing = int(np.count_nonzero(np.concatenate(candidates) > competing_edge(top))) // 2
+        floor_shift = noise_extreme(max(competing, 1))
+    centre = top - floor_shift * noise_sd
+    if centre <= 0: raise ValueError(f"floor_shift={floor_shift!r} moves the noise floor past every positive correlation")
+    floor = unit.inverse(np.clip(centre, tiny, 1.0))  # the noise floor of every squared distance
+    # stronger correlations than this are ordered by the noise
+    trusted_below = centre - noise_blurred_excess(1 - centre, n_features, tolerance)
+    inner = unit.inverse(max(trusted_below, tiny)) - floor  # r0 squared
+    reach_correlation = float(unit.f(floor + reach ** 2 * inner)) if inner > 0 else np.inf
+    annulus, nearest_only, noise_ranked = [], [], 0
+    for start in bands:  # one pass for both readings
+        rho = _band_correlations(S, start, diagonal)
+        noise_ranked += int(np.minimum(np.count_nonzero(rho >= trusted_below, axis=1), n_neighbors).sum())
+        annulus.append(_annulus_statistics(rho, n_neighbors, unit, floor, trusted_below, max(inner, 0.0),
+                                           reach_correlation, top, lattice))
+        if inner > 0: nearest_only.append(_annulus_statistics(rho, n_neighbors, unit, top=top, lattice=lattice, **plain))
+    estimate, share = _annulus_dimension(*map(np.concatenate, zip(*annulus))), noise_ranked / (n_neighbors * T)
+    if inner <= 0: return DimensionReading(estimate, share)
     # noise can only inflate the nearest neighbours' reading: where the annulus reads higher, keep the plain estimate
-    return min(estimate, intrinsic_dimension(S, kernel, n_neighbors)) if inner > 0 else estimate
+    return DimensionReading(min(estimate, _annulus_dimension(*map(np.concatenate, zip(*nearest_only)))), share)
+
+def intrinsic_dimension(S, # (T, T) covariance or correlation
+                        kernel, # `Kernel` with the marginal variance set
+                        n_neighbors:int=7, # k: each point's k most correlated points beyond the noise are used
+                        n_features:int|None=None, # N behind the covariances, for the noise radius (None: no radius)
+                        tolerance:float=NOISE_TOLERANCE, # epsilon of `noise_blurred_excess`
+                        reach:float=NOISE_REACH, # the annulus reaches at least this multiple of the noise radius
+                        floor_shift:float|None=None, # with N: raise the floor by this many noise sd 2 u0 / sqrt(N); None: by `noise_extreme` of the pairs in its noise band
+                       ) -> float: # the estimated dimension (inf when every neighbour lies at one distance; 0 when they crowd the noise radius)
+    "Maximum-likelihood intrinsic dimension from each point's $k$ strongest covariances beyond the noise radius, at most Levina–Bickel's."
+    return dimension_reading(S, kernel, n_neighbors, n_features, tolerance, reach, floor_shift).estimate
 
 # %% ../nbs/dimension.ipynb #c012
 def ball_growth(distances, # (m, T) distances from m sample points to all T points, each row holding the point's own 0

@@ -4,7 +4,7 @@
 
 # %% ../nbs/estimator.ipynb #c002
 from __future__ import annotations
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -12,22 +12,26 @@ from sklearn.base import BaseEstimator, clone, ClassNamePrefixFeaturesOutMixin, 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .covariance import (COVARIANCES, TRANSFORM_CHUNK, as_rows, coincide, covariance_from_rows, fitted_covariance,
-                            prepared_covariance, prepared_rows, rows_of_new_points)
+from .covariance import (COINCIDENT_CORRELATION, COVARIANCES, TRANSFORM_CHUNK, PreparedRows, as_rows, coincide,
+                            correlation_matrix, covariance_from_rows, fitted_covariance, prepared_covariance, prepared_rows,
+                            rows_of_new_points)
 from .decoder import GPDecoder, Likelihood, likelihood
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
-from .landmarks import LANDMARK_RULES, landmark_indices
+from .landmarks import (AUTO_EXACT_POINTS, LANDMARK_RULES, LandmarkGeodesicSolver, auto_landmark_count, landmark_indices,
+                           merged_near_copies, settings_sample)
 from .logs import logging_stages, stage
 from .reference import REFERENCE_RULES
 from .refine import refine_embedding, refine_new_points
-from .settings import SOLVERS, Settings, resolve_settings
-from .solvers import Solver
+from .geodesic import GeodesicSolver
+from .settings import SOLVERS, Settings, configured_solver, resolve_settings
+from .solvers import ZERO_COVARIANCE, Solver, covariance_floor
 from .validation import refuse_booleans
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'INPUT_CHECKS', 'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding', 'place_new_points', 'place_rows',
-           'landmark_fit_embedding', 'IKD', 'compact_copy', 'transform_lazily']
+__all__ = ['REFINE_STEPS', 'INPUT_CHECKS', 'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding', 'landmark_graph_embedding',
+           'place_new_points', 'place_rows', 'landmark_fit_embedding', 'check_landmark_options', 'landmark_count',
+           'chosen_landmarks', 'fit_settings', 'fitted_solution', 'IKD', 'compact_copy', 'transform_lazily']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -37,6 +41,7 @@ class FittedEmbedding:
     "What placing new points needs from a fit."
     embedding: np.ndarray  # (T, M) embedding of the fitted points (refined if the settings say so)
     decomposition: Decomposition  # eigenvalues, explained variance, reference of g(D) and the distances to it
+    unrefined: np.ndarray|None = None  # (T, M) before refinement, where that is more than the decomposition's points (a landmark fit)
 
 def fit_embedding(S, # (T, T) covariance of the points to fit
                   kernel:Kernel, # the kernel, with the marginal variance set
@@ -60,6 +65,27 @@ def fit_embedding(S, # (T, T) covariance of the points to fit
                                          pair_correlations=solution.pair_correlations)
     return FittedEmbedding(embedding, decomposition)
 
+def landmark_graph_embedding(rows, # (T, N) the distinct standardised rows
+                             landmarks, # (L,) indices of the landmarks, in the order fitted
+                             kernel:Kernel, # the kernel, with the marginal variance set
+                             settings:Settings, # resolved, with a `landmarks.LandmarkGeodesicSolver`
+                             n_components:int, # M
+                             floor, # () -> the correlation linking components that share no positive correlation
+                             random_state=None, # seed of the eigensolver's start vector
+                            ) -> FittedEmbedding: # the embedding of every row
+    "Landmark IKD over the trusted graph of every row: paths from the landmarks, g(D) on them, every row triangulated, refined."
+    with stage("solver"): solution = settings.solver.solve_rows(rows, landmarks, kernel, floor, random_state)
+    with stage("eigensolver"):
+        decomposition = decompose_distances(solution.distances, n_components, reference=settings.reference,
+                                            variance=kernel.variance, random_state=random_state, overwrite=True)
+    with stage("placement"): unrefined = settings.solver.triangulated(decomposition)
+    embedding = unrefined
+    if settings.refine:
+        with stage("refinement"):
+            embedding = refine_embedding(unrefined, None, kernel, edges=solution.trusted_pairs, max_iter=REFINE_STEPS,
+                                         pair_correlations=solution.pair_correlations)
+    return FittedEmbedding(embedding, decomposition, unrefined)
+
 # %% ../nbs/estimator.ipynb #c012
 def place_new_points(S_new, # (n, T) covariances of new points with the fitted points
                      solver:Solver, # the fitted solver
@@ -72,15 +98,18 @@ def place_new_points(S_new, # (n, T) covariances of new points with the fitted p
     new = solver.relate(S_new, fitted.embedding, for_refinement=refine, new_variances=new_variances)
     if new.positions is not None: placed = new.positions
     else:  # triangulated where the distances were measured: the decomposition's embedding, before any refinement
-        before = fitted.decomposition.embedding
-        placed = triangulate(new.distances, before, fitted.decomposition.reference_distances,
+        placed = triangulate(new.distances, fitted.decomposition.embedding, fitted.decomposition.reference_distances,
                              fitted.decomposition.reference_index)
+        before = fitted.decomposition.embedding if fitted.unrefined is None else fitted.unrefined
         if refine and new.neighbours is not None:  # then moved as the refinement moved its trusted neighbours
             weights = np.clip(new.correlations, 0.0, None)
             weights /= np.maximum(weights.sum(axis=1, keepdims=True), np.finfo(float).tiny)
             placed += np.einsum("nk,nkm->nm", weights, fitted.embedding[new.neighbours] - before[new.neighbours])
     if refine and new.neighbours is not None:
         placed = refine_new_points(placed, fitted.embedding, new.neighbours, new.correlations, kernel)
+    if fitted.unrefined is not None and new.neighbours is not None:  # a landmark fit: a copy of a fitted row is that row
+        copies = new.correlations[:, 0] >= COINCIDENT_CORRELATION
+        placed[copies] = fitted.embedding[new.neighbours[copies, 0]]
     return placed
 
 # %% ../nbs/estimator.ipynb #a001
@@ -118,6 +147,77 @@ def landmark_fit_embedding(rows, # (T, N) the distinct standardised rows of a la
     if others.size: out[others] = place(rows[others])
     return out
 
+# %% ../nbs/estimator.ipynb #e900
+def check_landmark_options(params:dict, # an IKD's `get_params()`
+                          ) -> None:
+    "A landmark fit computes covariances from the rows in chunks: it is refused for a precomputed covariance."
+    asked = params["n_landmarks"] not in (None, "auto") or not isinstance(params["landmarks"], str)
+    if asked and params["covariance"] == "precomputed":
+        raise ValueError("a landmark fit needs the data to compute covariances in chunks; n_landmarks and landmark "
+                         "indices cannot be used with covariance='precomputed'")
+
+def landmark_count(params:dict, # an IKD's `get_params()`
+                   n_rows:int, # distinct rows of the data
+                  ): # (L, or None for a fit of every row; how L was chosen, "" unless `n_landmarks='auto'` chose it)
+    "L as given, or as `n_landmarks='auto'` chooses it for `n_rows` distinct rows (`landmarks.auto_landmark_count`)."
+    if params["n_landmarks"] != "auto": return params["n_landmarks"], ""
+    # a precomputed covariance is fitted whole, and a landmark list decides L itself
+    if params["covariance"] == "precomputed" or not isinstance(params["landmarks"], str): return None, ""
+    count = auto_landmark_count(n_rows)
+    return count, f"n_landmarks='auto': {n_rows} rows > {AUTO_EXACT_POINTS}" if count is not None else ""
+
+def chosen_landmarks(prepared:PreparedRows, # the fit's rows, from `covariance.prepared_rows`
+                     params:dict, # an IKD's `get_params()`
+                     n_landmarks:int|None, # L from `landmark_count`
+                    ): # (the rows, the landmarks or slice(None) for every row, whether the graph joins every row)
+    """The landmarks of a fit, if any. The geodesic solver keeps every row in its graph, so copies up to rounding are
+    merged over every row first, as the exact fit merges them (`landmarks.merged_near_copies`)."""
+    if n_landmarks is None and isinstance(params["landmarks"], str): return prepared, slice(None), False
+    solver = configured_solver(params["solver"], params["n_neighbors"], params["threshold"], params["path"], params["n_jobs"])
+    graph_of_every_row = type(solver) in (GeodesicSolver, LandmarkGeodesicSolver)
+    with stage("landmarks"):
+        fitted = landmark_indices(prepared, params["landmarks"], n_landmarks, params["n_components"], params["covariance"],
+                                  params["random_state"])
+        if graph_of_every_row: prepared, fitted = merged_near_copies(prepared, fitted, params["n_components"])
+    return prepared, fitted, graph_of_every_row
+
+def fit_settings(S, # (L, L) prepared covariance of the fitted points
+                 rows, # (T, N) the distinct standardised rows (None for a precomputed covariance)
+                 kernel, # the kernel, with the marginal variance set
+                 params:dict, # an IKD's `get_params()`
+                 n_features:int|None, # N (None for a precomputed covariance)
+                 n_landmarks:int|None, # L of a landmark fit that reads its settings from the landmarks, else None
+                 graph_points:int|None, # L of a landmark fit over the graph of every row, else None
+                 rule:str="", # how `n_landmarks='auto'` chose L, for `settings_.describe()`
+                ) -> Settings:
+    """`resolve_settings` for a fit: read from the fitted points' covariance, or, for a landmark fit over the graph of
+    every row, from every row (a content-keyed sample of `landmarks.DIMENSION_POINTS` beyond that many)."""
+    covariance, random_state = params["covariance"], params["random_state"]
+    sample = settings_sample(rows, random_state) if graph_points else None
+    read_from = S if not graph_points else covariance_from_rows(rows if sample is None else rows[sample], covariance)
+    settings = resolve_settings(
+        read_from, kernel, params["n_components"], solver=params["solver"], reference=params["reference"],
+        threshold=params["threshold"], n_neighbors=params["n_neighbors"], path=params["path"], refine=params["refine"],
+        n_jobs=params["n_jobs"], n_features=n_features, rows=rows, n_landmarks=n_landmarks,
+        landmarks=params["landmarks"] if isinstance(params["landmarks"], str) else "given", random_state=random_state,
+        covariance_of=lambda indices: covariance_from_rows(rows[indices], covariance))
+    if graph_points:
+        return replace(settings, dimension_sample=sample, solver=LandmarkGeodesicSolver.like(settings.solver, graph_points, rule))
+    if isinstance(settings.solver, LandmarkGeodesicSolver):  # a landmark solver given for a fit of every row
+        return replace(settings, solver=settings.solver.exact())
+    return settings
+
+def fitted_solution(S, # (L, L) prepared covariance of the fitted points
+                    rows, # (T, N) the distinct standardised rows
+                    kept, # (L,) the fitted points' indices into rows
+                    kernel, settings:Settings, n_components:int, random_state,
+                    graph_of_every_row:bool, # a landmark fit over the graph of every row (`landmark_graph_embedding`)
+                   ) -> FittedEmbedding:
+    "The fitted points' embedding: every row's, for a landmark fit over the graph of every row, else the points' own."
+    if not graph_of_every_row: return fit_embedding(S, kernel, settings, n_components, random_state, overwrite=True)
+    floor = lambda: covariance_floor(correlation_matrix(S), zero=ZERO_COVARIANCE)  # read only to link components with no positive correlation
+    return landmark_graph_embedding(rows, kept, kernel, settings, n_components, floor, random_state)
+
 # %% ../nbs/estimator.ipynb #c015
 # how `fit` and `transform` validate X: float64, at least one row, dense or CSR/CSC (sparse input is never densified)
 INPUT_CHECKS = dict(dtype=np.float64, ensure_min_samples=1, accept_sparse=("csr", "csc"))
@@ -150,8 +250,11 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Geodesic path metric; "product" is the paper's; "auto" compares M with the intrinsic dimension.
     refine : bool or "auto", default="auto"
         Error-weighted stress refinement of the embedding and of new points.
-    n_landmarks : int, default=None
-        Fit on this many landmarks and place the other points like new ones (None: fit every point).
+    n_landmarks : int, "auto" or None, default="auto"
+        Fit g(D) on this many landmarks (None: on every point). With the geodesic solver the trusted graph still covers
+        every row, the paths are measured from the landmarks only, and every other row is placed from its paths (the
+        `landmarks` notebook); with another solver the other rows are placed like new points. "auto": every point up to
+        `landmarks.AUTO_EXACT_POINTS` distinct rows, `landmarks.AUTO_LANDMARKS` landmarks beyond.
     landmarks : {"farthest", "rnet", "random"} or array-like of int, default="farthest"
         Landmark rule: farthest-point sampling in the correlation distance measured in 64 principal directions
         (plain Gonzalez, or "rnet": the same landmarks built with friend lists), or uniform; or the indices of
@@ -186,7 +289,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     reference_index_ : int or "centroid"
         The reference point of g(D).
     landmark_indices_ : ndarray of shape (L,)
-        Rows fitted as landmarks; only when `n_landmarks` or landmark indices are given.
+        Rows fitted as landmarks; only for a landmark fit (`n_landmarks` or landmark indices given, or chosen by "auto").
     """
     _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
@@ -199,7 +302,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "n_neighbors": [Interval(Integral, 1, None, closed="left"), None],
         "path": [StrOptions({"auto", "distance", "product"})],
         "refine": ["boolean", StrOptions({"auto"})],
-        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
+        "n_landmarks": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), None],
         "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
@@ -207,7 +310,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     }
 
     def __init__(self, n_components=2, *, kernel="squared_exponential", kernel_params=None, solver="auto", reference="auto",
-                 covariance="correlation", threshold=None, n_neighbors=None, path="auto", refine="auto", n_landmarks=None,
+                 covariance="correlation", threshold=None, n_neighbors=None, path="auto", refine="auto", n_landmarks="auto",
                  landmarks="farthest", random_state=None, n_jobs=None, verbose=False):
         self.n_components, self.kernel, self.kernel_params, self.solver = n_components, kernel, kernel_params, solver
         self.reference, self.covariance, self.threshold, self.n_neighbors = reference, covariance, threshold, n_neighbors
@@ -233,43 +336,42 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _fit(self, X):
         "The steps of a fit: rows, landmarks, covariance, settings, the embedding, then every row's coordinates."
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]: delattr(self, name)
-        kernel, precomputed = self._checked_kernel(), self.covariance == "precomputed"
-        by_landmarks = self.n_landmarks is not None or not isinstance(self.landmarks, str)
-        if by_landmarks and precomputed:
-            raise ValueError("a landmark fit needs the data to compute covariances in chunks; n_landmarks and landmark "
-                             "indices cannot be used with covariance='precomputed'")
+        kernel, precomputed, params = self._checked_kernel(), self.covariance == "precomputed", self.get_params()
+        check_landmark_options(params)
         with stage("rows"):
             prepared = prepared_rows(validate_data(self, X, reset=True, **INPUT_CHECKS), self.covariance, self.n_components)
-        rows, fitted = prepared.rows, slice(None)
-        if by_landmarks:
-            with stage("landmarks"):
-                fitted = landmark_indices(prepared, self.landmarks, self.n_landmarks, self.n_components, self.covariance,
-                                          self.random_state)
+        n_landmarks, rule = landmark_count(params, len(prepared.rows))
+        by_landmarks = n_landmarks is not None or not isinstance(self.landmarks, str)
+        prepared, fitted, graph_of_every_row = chosen_landmarks(prepared, params, n_landmarks)
+        rows = prepared.rows
         # copies up to rounding are fitted once: `kept` are the points fitted, `copy_of` maps the others to them
         with stage("covariance"): S, kept, copy_of = fitted_covariance(rows, fitted, self.covariance, self.n_components)
-        # the fitted points' rows (or columns of a precomputed covariance), for transform, and what standardising
-        # removed from them, for the decoder
-        self._train_rows, self._fitted_points = (None, kept) if precomputed else (rows[kept], None)
-        self._row_location, self._row_scale = ((None, None) if precomputed else
-                                               (prepared.location[kept], prepared.scale[kept]))
         self._decoder = None  # built on the first `inverse_transform`
         S, self.variance_ = prepared_covariance(S)
         self.kernel_ = kernel.with_variance(self.variance_)
+        # the geodesic solver keeps every row in its graph (a landmark list covering every row is the exact fit)
+        over_every_row = by_landmarks and len(kept) < len(rows) and graph_of_every_row
         with stage("settings"):
-            self.settings_ = resolve_settings(
-                S, self.kernel_, self.n_components, solver=self.solver, reference=self.reference, threshold=self.threshold,
-                n_neighbors=self.n_neighbors, path=self.path, refine=self.refine, n_jobs=self.n_jobs,
-                n_features=None if precomputed else self.n_features_in_, rows=rows,
-                n_landmarks=len(fitted) if by_landmarks else None,
-                landmarks=self.landmarks if isinstance(self.landmarks, str) else "given", random_state=self.random_state,
-                covariance_of=lambda indices: covariance_from_rows(rows[indices], self.covariance))
+            self.settings_ = fit_settings(S, rows, self.kernel_, params, None if precomputed else self.n_features_in_,
+                                          len(fitted) if by_landmarks and not over_every_row else None,
+                                          len(kept) if over_every_row else None, rule)
+        # the rows placing new points reads (all of them over every row, or the fitted points' rows, or the columns of a
+        # precomputed covariance), and the decoder's points with what standardising removed from them
+        self._train_rows, self._fitted_points = ((None, kept) if precomputed else (rows, None) if over_every_row
+                                                 else (rows[kept], None))
+        self._decoder_points = kept if over_every_row else None
+        self._row_location, self._row_scale = ((None, None) if precomputed else
+                                               (prepared.location[kept], prepared.scale[kept]))
         self.solver_ = self.settings_.solver
-        self._fitted = fit_embedding(S, self.kernel_, self.settings_, self.n_components, self.random_state, overwrite=True)
+        self._fitted = fitted_solution(S, rows, kept, self.kernel_, self.settings_, self.n_components, self.random_state,
+                                       over_every_row)
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
         self.reference_index_ = decomposition.reference_index
-        embedding = self._fitted.embedding if copy_of is None else self._fitted.embedding[copy_of]  # every point given
-        if by_landmarks: embedding = landmark_fit_embedding(rows, fitted, embedding, self._place)
+        embedding = self._fitted.embedding
+        if not over_every_row:  # every point given, then, for landmarks, every row placed as a new point
+            embedding = embedding if copy_of is None else embedding[copy_of]
+            if by_landmarks: embedding = landmark_fit_embedding(rows, fitted, embedding, self._place)
         self.embedding_ = prepared.for_every_row(embedding)  # every copy of a row at the coordinates of the row
         if by_landmarks: self.landmark_indices_ = prepared.first_rows(fitted)
         return self
@@ -307,8 +409,11 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "The fitted model's GP decoder (`decoder.GPDecoder`), built on the first call; refused for a precomputed covariance."
         check_is_fitted(self)
         if self._decoder is None:
-            self._decoder = GPDecoder.fit(self._fitted.embedding, self.kernel_, self._train_rows, self._row_location,
-                                          self._row_scale)
+            # a landmark fit over every row decodes from its landmarks: an L x L system, whatever T
+            points = getattr(self, "_decoder_points", None)
+            anchors, rows = ((self._fitted.embedding, self._train_rows) if points is None else
+                             (self._fitted.embedding[points], self._train_rows[points]))
+            self._decoder = GPDecoder.fit(anchors, self.kernel_, rows, self._row_location, self._row_scale)
         return self._decoder
 
     def inverse_transform(self, Z, # (n, n_components) latent points

@@ -17,8 +17,8 @@ from .solvers import ZERO_COVARIANCE, NewPoints, Solution, Solver, covariance_fl
 
 # %% auto #0
 __all__ = ['NEIGHBOUR_TIE', 'NEAR_COPY_CORRELATION', 'NEAR_COPY_SHARE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE',
-           'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges', 'geodesic_graph', 'lengths_to_distances',
-           'choose_path', 'GeodesicSolver']
+           'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges', 'edge_weights', 'geodesic_graph',
+           'lengths_to_distances', 'choose_path', 'GeodesicSolver']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -73,7 +73,10 @@ def _strongest_in_rows(S, start, k):
     return rows + start, cols, int(np.count_nonzero(band.max(axis=1) >= NEAR_COPY_CORRELATION))
 
 # %% ../nbs/geodesic.ipynb #c008
-def _edge_weights(rho, kernel, path):
+def edge_weights(rho, # correlations in (0, 1]
+                 kernel, # the kernel: its f^-1 gives distance paths their lengths
+                 path:str, # "product" or "distance"
+                ): # the edge weights, each at least 1e-300
     "Edge weights for correlations `rho` in (0, 1]: -ln(rho) for max-product paths, sqrt(f^-1) for distance paths."
     rho = np.clip(rho, np.finfo(float).tiny, 1.0)
     weights = -np.log(rho) if path == "product" else np.sqrt(kernel.with_variance(1.0).inverse(rho))
@@ -109,7 +112,7 @@ def geodesic_graph(S, # (T, T) covariance or correlation
     if path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {path!r}")
     T = S.shape[0]
     rows, cols = trusted_edges(S, graph, threshold, n_neighbors) if edges is None else edges
-    W = sparse.csr_matrix((_edge_weights(correlations_at(S, rows, cols), kernel, path), (rows, cols)), shape=(T, T))
+    W = sparse.csr_matrix((edge_weights(correlations_at(S, rows, cols), kernel, path), (rows, cols)), shape=(T, T))
     n_comp, labels = connected_components(W, directed=False)
     if n_comp > 1:
         warnings.warn(f"the trusted graph has {n_comp} connected components; they are joined through their strongest "
@@ -125,7 +128,7 @@ def geodesic_graph(S, # (T, T) covariance or correlation
                           f"can infer no distance between them; they are linked at the weakest positive correlation, "
                           f"s0 = {floor:.3g}, as full IKD reads such pairs, and how far apart they lie is arbitrary "
                           "(embed them separately to avoid that)", RuntimeWarning, stacklevel=2)
-        weights = _edge_weights(link_rho, kernel, path)
+        weights = edge_weights(link_rho, kernel, path)
         W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
                                   shape=(T, T))
     return W
@@ -247,14 +250,18 @@ class GeodesicSolver(Solver):
         trusted[:, 0] = True
         return nearest, strength, trusted
 
-    def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
+    def _first_hops(self, S_new, new_variances=None): # (nearest, strength, trusted as `_trusted_of_new`, first-hop weights)
+        "New points' trusted fitted neighbours and the weights of the edges to them (inf where untrusted)."
         rho = new_correlations(S_new, new_variances, self.point_variances_, self.kernel_.variance)
         nearest, strength, trusted = self._trusted_of_new(rho)
         blind = np.count_nonzero(strength[:, 0] <= ZERO_COVARIANCE)
         if blind:
             warnings.warn(f"{blind} new point(s) covary positively with no fitted point, so IKD can infer no distance to "
-                          "them: where they are placed is arbitrary", RuntimeWarning, stacklevel=3)
-        first_hop = np.where(trusted, _edge_weights(strength, self.kernel_, self.path), np.inf)
+                          "them: where they are placed is arbitrary", RuntimeWarning, stacklevel=4)
+        return nearest, strength, trusted, np.where(trusted, edge_weights(strength, self.kernel_, self.path), np.inf)
+
+    def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
+        nearest, strength, trusted, first_hop = self._first_hops(S_new, new_variances)
         lengths = np.empty((len(nearest), len(self.path_lengths_)))
         for start in range(0, len(nearest), RELATE_CHUNK):
             block = slice(start, start + RELATE_CHUNK)

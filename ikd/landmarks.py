@@ -10,16 +10,28 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import check_random_state
 from scipy import linalg
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
+from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import svd_flip
 
-from .covariance import COINCIDENT_CORRELATION, PreparedRows, as_rows, check_distinct_count, mixed_bits
+from .covariance import (COINCIDENT_CORRELATION, DenseRows, PreparedRows, as_rows, check_distinct_count,
+                            check_landmark_copies, coincident_rows, mixed_bits, new_correlations, paired_products)
+from .decompose import triangulate
+from .geodesic import NEIGHBOUR_TIE, RELATE_CHUNK, GeodesicSolver, edge_weights, lengths_to_distances
+from .logs import stage
+from .shortest_paths import shortest_paths
+from .solvers import ZERO_COVARIANCE, NewPoints, Solution
 from .validation import fixed_seed
 
 # %% auto #0
 __all__ = ['SCAN_BY_LISTS', 'COINCIDENT_RADIUS', 'FARTHEST_TIE', 'CONTENT_RESOLUTION', 'CONTENT_BLOCK', 'LANDMARK_RULES',
-           'row_distances', 'RNet', 'first_centre', 'gonzalez', 'rnet', 'principal_coordinates',
+           'EXACT_GRAPH_POINTS', 'GRAPH_BAND_ENTRIES', 'APPROXIMATE_CANDIDATES', 'AUTO_EXACT_POINTS', 'AUTO_LANDMARKS',
+           'DIMENSION_POINTS', 'row_distances', 'RNet', 'first_centre', 'gonzalez', 'rnet', 'principal_coordinates',
            'randomized_coordinates', 'check_landmark_count', 'farthest_point_landmarks', 'content_keys',
-           'random_landmarks', 'given_landmarks', 'choose_landmarks', 'landmark_indices']
+           'random_landmarks', 'given_landmarks', 'choose_landmarks', 'landmark_indices', 'merged_near_copies',
+           'TrustedPairs', 'trusted_pairs', 'landmark_graph', 'LandmarkGeodesicSolver', 'auto_landmark_count',
+           'settings_sample']
 
 # %% ../nbs/landmarks.ipynb #c008
 def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
@@ -342,3 +354,258 @@ def landmark_indices(prepared:PreparedRows, # the fit's rows, from `covariance.p
     indices = choose_landmarks(unit, n_landmarks, landmarks, random_state)
     check_distinct_count(len(indices), n_components)  # the net stops when every row is covered: as many as the distinct rows
     return indices
+
+# %% ../nbs/landmarks.ipynb #a003
+def merged_near_copies(prepared:PreparedRows, # the fit's rows, from `covariance.prepared_rows`
+                       landmarks, # (L,) indices into `prepared.rows`, from `landmark_indices`
+                       n_components:int, # M
+                      ): # (the rows with copies up to rounding merged, the landmarks as indices into them, in their order)
+    "The rows of a fit over every row with copies up to rounding made one row, as the exact fit merges them, and the landmarks among them."
+    merged = coincident_rows(prepared.rows)
+    if merged is None: return prepared, landmarks
+    kept, group = merged
+    check_distinct_count(len(kept), n_components)
+    distinct, first = np.unique(group[landmarks], return_index=True)  # copies are one landmark, where the first one was
+    check_landmark_copies(len(landmarks), len(distinct), n_components)
+    return prepared.merged(kept, group), distinct[np.argsort(first)]
+
+# %% ../nbs/landmarks.ipynb #g001
+EXACT_GRAPH_POINTS = 50_000  # up to this many rows the k strongest correlations are found exactly (measured below)
+GRAPH_BAND_ENTRIES = 2 ** 22  # correlations formed at once by the exact graph: a (band, T) float64 block of 32 MB at most
+APPROXIMATE_CANDIDATES = 2  # the approximate index is asked for this many times k neighbours, re-ranked exactly
+
+@dataclass(frozen=True)
+class TrustedPairs:
+    "The trusted graph over every row, as pairs listed in both directions."
+    rows: np.ndarray  # (E,) first point of each pair
+    cols: np.ndarray  # (E,) second point (every pair appears as (i, j) and (j, i))
+    correlations: np.ndarray  # (E,) the pair's correlation, the same number in both directions
+    n_points: int  # T
+
+def _unit_norms(rows): # (T,) each row's norm: correlations are products divided by both norms
+    return np.sqrt(rows.squared_norms())
+
+def _band_size(T:int) -> int: # rows per band, so that a (band, T) block holds at most GRAPH_BAND_ENTRIES numbers
+    return int(max(1, min(T, GRAPH_BAND_ENTRIES // max(T, 1))))
+
+def _correlation_band(rows, norms, chosen): # (n, T) correlations of the rows `chosen` (a slice or indices) with all
+    band = rows[chosen].products(rows)
+    band /= norms[chosen][:, None]  # in place, row then column: no second (n, T) array
+    band /= norms
+    return band
+
+def _exact_pairs(rows, norms, n_neighbors, threshold):
+    "Each row's k strongest correlations (and every row tied with the k-th), or those at or above the threshold, band by band."
+    T, found = len(rows), []
+    step = _band_size(T)
+    for start in range(0, T, step):
+        band = _correlation_band(rows, norms, slice(start, start + step))
+        band[np.arange(len(band)), np.arange(start, start + len(band))] = -np.inf  # a point is not its own neighbour
+        if threshold is None:
+            kth = T - n_neighbors  # the k-th strongest, found in place of one copy of the band
+            bound = np.partition(band, kth, axis=1)[:, kth] - NEIGHBOUR_TIE
+        else: bound = np.full(len(band), threshold)
+        r, c = np.nonzero(band >= bound[:, None])
+        found.append((r + start, c, band[r, c]))
+    return tuple(np.concatenate(part) for part in zip(*found))
+
+def _approximate_pairs(rows, norms, n_neighbors, random_state):
+    "Each row's k strongest correlations by nearest-neighbour descent on the unit rows, re-ranked by their exact correlations."
+    from pynndescent import NNDescent
+    unit = rows.values / norms[:, None]
+    candidates = min(len(rows) - 1, APPROXIMATE_CANDIDATES * n_neighbors) + 1  # the point itself comes back too
+    index = NNDescent(unit, metric="dot", n_neighbors=candidates, random_state=fixed_seed(random_state), n_jobs=1,
+                      compressed=True)
+    neighbours, _ = index.neighbor_graph
+    r = np.repeat(np.arange(len(rows)), neighbours.shape[1])
+    c = neighbours.ravel()
+    keep = (c != r) & (c >= 0)
+    r, c = r[keep], c[keep]
+    rho = paired_products(unit, r, c)
+    order = np.lexsort((-rho, r))  # by row, strongest first
+    r, c, rho = r[order], c[order], rho[order]
+    rank = np.arange(len(r)) - np.searchsorted(r, r)
+    kept = rank < n_neighbors
+    return r[kept], c[kept], rho[kept]
+
+def trusted_pairs(rows, # (T, N) standardised rows (an array or `covariance.SparseRows`)
+                  n_neighbors:int|None=None, # k: each row's k strongest correlations (graph="knn")
+                  threshold:float|None=None, # ... or every pair correlated at least this strongly
+                  approximate:bool|None=None, # None: exact up to `EXACT_GRAPH_POINTS` dense rows, approximate beyond
+                  random_state=None, # seed of the approximate index
+                 ) -> TrustedPairs:
+    "The trusted graph over every row, without a $T \\times T$ array: exact in bands of rows, or by an approximate index."
+    rows = as_rows(rows)
+    T = len(rows)
+    if (n_neighbors is None) == (threshold is None): raise ValueError("give exactly one of n_neighbors and threshold")
+    if n_neighbors is not None and not 1 <= n_neighbors < T:
+        raise ValueError(f"n_neighbors must be between 1 and T - 1 = {T - 1}, got {n_neighbors!r}")
+    norms = _unit_norms(rows)
+    if approximate is None: approximate = threshold is None and T > EXACT_GRAPH_POINTS and isinstance(rows, DenseRows)
+    if approximate and (threshold is not None or not isinstance(rows, DenseRows)):
+        raise ValueError("the approximate graph takes dense rows and n_neighbors, not a threshold")
+    r, c, rho = (_approximate_pairs(rows, norms, n_neighbors, random_state) if approximate
+                 else _exact_pairs(rows, norms, n_neighbors, threshold))
+    # both directions, each pair with one number: the larger of its two roundings, whichever band computed it
+    R = sparse.csr_matrix((rho, (r, c)), shape=(T, T))
+    R = R.maximum(R.T).tocoo()
+    # only positive correlations are trusted: f^-1 of a covariance <= 0 is infinite
+    positive = R.data > 0
+    return TrustedPairs(R.row[positive].astype(np.intp), R.col[positive].astype(np.intp), R.data[positive], T)
+
+# %% ../nbs/landmarks.ipynb #g003
+def _strongest_cross_links(rows, norms, labels, n_parts):
+    "For every pair of components, the pair of rows with the largest correlation between them (rows, cols, correlations)."
+    T, step = len(rows), _band_size(len(rows))
+    found = []
+    for part in range(n_parts - 1):  # one pass over the members' rows per component, a band at a time
+        members = np.flatnonzero(labels == part)
+        best, best_member = np.full(T, -np.inf), np.zeros(T, dtype=np.intp)
+        for start in range(0, len(members), step):
+            chosen = members[start:start + step]
+            block = _correlation_band(rows, norms, chosen)
+            strongest = block.argmax(axis=0)
+            value = block[strongest, np.arange(T)]
+            better = value > best
+            best[better], best_member[better] = value[better], chosen[strongest[better]]
+        # the strongest column of every later component: sort by (component, -value), take each group's first entry
+        order = np.lexsort((-best, labels))
+        first = order[np.r_[0, np.flatnonzero(np.diff(labels[order])) + 1]]
+        first = first[labels[first] > part]
+        found.append((best_member[first], first, best[first]))
+    return tuple(np.concatenate(part) for part in zip(*found))
+
+def landmark_graph(rows, # (T, N) standardised rows
+                   pairs:TrustedPairs, # from `trusted_pairs`
+                   kernel, # `Kernel` with the marginal variance set
+                   path:str, # "distance" or "product"
+                   floor:callable, # () -> the correlation that links components sharing no positive correlation
+                  ): # (T, T) sparse edge weights, every edge in both directions, one connected component
+    "The weighted trusted graph over every row, its components joined through their strongest cross-component correlations."
+    if path not in ("distance", "product"): raise ValueError(f"path must be 'distance' or 'product', got {path!r}")
+    T = pairs.n_points
+    W = sparse.csr_matrix((edge_weights(pairs.correlations, kernel, path), (pairs.rows, pairs.cols)), shape=(T, T))
+    n_parts, labels = connected_components(W, directed=False)
+    if n_parts == 1: return W
+    warnings.warn(f"the trusted graph has {n_parts} connected components; they are joined through their strongest "
+                  "cross-component covariances (a larger n_neighbors or a lower threshold avoids this)",
+                  RuntimeWarning, stacklevel=2)
+    rows = as_rows(rows)
+    link_rows, link_cols, link_rho = _strongest_cross_links(rows, _unit_norms(rows), labels, n_parts)
+    blind = link_rho <= ZERO_COVARIANCE  # no positive covariance between the two components: no distance
+    if blind.any():
+        s0 = floor()
+        link_rho = np.where(blind, s0, link_rho)
+        warnings.warn(f"{blind.sum()} of the {blind.size} pairs of components share no positive covariance, so IKD "
+                      f"can infer no distance between them; they are linked at the weakest positive correlation among "
+                      f"the landmarks, s0 = {s0:.3g}, and how far apart they lie is arbitrary (embed them separately to "
+                      "avoid that)", RuntimeWarning, stacklevel=2)
+    weights = edge_weights(link_rho, kernel, path)
+    return W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
+                                 shape=(T, T))
+
+# %% ../nbs/landmarks.ipynb #g005
+class LandmarkGeodesicSolver(GeodesicSolver):
+    "The geodesic solver on the trusted graph of every row, with shortest paths measured from the landmarks only."
+    def __init__(self, *,
+                 n_neighbors:int|None=None, # trust each row's k strongest correlations (None: 7, when no threshold)
+                 threshold=None, # trust correlations >= threshold instead
+                 path:str="auto", # "distance", "product" or "auto"
+                 n_jobs:int|None=None, # processes for the shortest paths (None: 1, -1: every core)
+                 n_landmarks:int|None=None, # L, for `describe`
+                 landmark_rule:str="", # how L was chosen, for `describe` (e.g. n_landmarks='auto')
+                ):
+        super().__init__(n_neighbors=n_neighbors, threshold=threshold, path=path, n_jobs=n_jobs)
+        self.n_landmarks, self.landmark_rule = n_landmarks, landmark_rule
+
+    @classmethod
+    def like(cls, solver:GeodesicSolver, # a resolved geodesic solver: its graph and path are kept
+             n_landmarks:int, landmark_rule:str=""): # L and how it was chosen
+        "The landmark solver with the graph and path options of `solver`."
+        return cls(**{**solver.get_params(), "n_landmarks": n_landmarks, "landmark_rule": landmark_rule})
+
+    def exact(self) -> GeodesicSolver:
+        "The geodesic solver with the same options, for a fit of every row (e.g. when this solver is given to `IKD`)."
+        return GeodesicSolver(**{name: self.get_params()[name] for name in GeodesicSolver().get_params()})
+
+    def describe(self):
+        rule = f" ({self.landmark_rule})" if self.landmark_rule else ""
+        return f"{super().describe()}, paths from {self.n_landmarks} landmarks{rule} over every row"
+
+    def solve_rows(self, rows, # (T, N) the distinct standardised rows
+                   landmarks, # (L,) indices of the landmarks, in the order fitted
+                   kernel, # the kernel, with the marginal variance set
+                   floor:callable, # () -> the correlation linking components that share no positive correlation
+                   random_state=None, # seed of an approximate graph
+                  ) -> Solution: # the landmarks' (L, L) squared distances, and every row's trusted pairs
+        "The trusted graph over every row, path lengths from the landmarks (kept for placing rows), the landmarks' distances."
+        if self.path not in ("distance", "product") or self.threshold == "auto" or (self.graph == "knn" and self.n_neighbors is None):
+            raise ValueError("LandmarkGeodesicSolver needs a resolved path, graph and threshold: resolve 'auto' first")
+        rows = as_rows(rows)
+        self.kernel_, self.point_variances_ = kernel, rows.squared_norms()
+        self.landmarks_ = np.asarray(landmarks, dtype=np.intp)
+        with stage("graph"):
+            pairs = trusted_pairs(rows, self.n_neighbors if self.graph == "knn" else None,
+                                  self.threshold if self.graph == "threshold" else None, random_state=random_state)
+            self.trusted_graph_ = landmark_graph(rows, pairs, kernel, self.path, floor)
+        with stage("paths"): self.landmark_paths_ = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
+        with stage("distances"):
+            D = lengths_to_distances(self.landmark_paths_[:, self.landmarks_], kernel, self.path)
+            D = 0.5 * (D + D.T)  # the two directions of a path are summed in different orders
+            np.fill_diagonal(D, 0.0)
+        return Solution(distances=D, trusted_pairs=(pairs.rows, pairs.cols), pair_correlations=pairs.correlations)
+
+    def triangulated(self, decomposition, # the landmarks' `decompose.Decomposition`
+                    ): # (T, M) every row placed from its path lengths to the landmarks
+        "Every row triangulated from its squared distances to the landmarks, a block of rows at a time; landmarks where they were fitted."
+        T = self.landmark_paths_.shape[1]
+        out = np.empty((T, decomposition.embedding.shape[1]))
+        step = _band_size(len(self.landmarks_))
+        for start in range(0, T, step):
+            distances = lengths_to_distances(self.landmark_paths_[:, start:start + step].T, self.kernel_, self.path)
+            out[start:start + step] = triangulate(distances, decomposition.embedding, decomposition.reference_distances,
+                                                  decomposition.reference_index)
+        out[self.landmarks_] = decomposition.embedding
+        return out
+
+    @property
+    def path_lengths_(self):
+        "(L, T) path lengths from the landmarks to every fitted row."
+        return self.landmark_paths_
+
+    def __getstate__(self):
+        return dict(BaseEstimator.__getstate__(self))  # the landmarks' paths are what placing rows needs: they stay
+
+    def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
+        "New points' squared distances to the landmarks, along paths whose first hop is one of their trusted correlations."
+        nearest, strength, trusted, first_hop = self._first_hops(S_new, new_variances)
+        paths = self.landmark_paths_
+        lengths = np.empty((len(nearest), len(self.landmarks_)))
+        for start in range(0, len(nearest), RELATE_CHUNK):
+            block = slice(start, start + RELATE_CHUNK)
+            # (L, chunk, k) candidate lengths: the first hop, then the hop's own path to each landmark
+            lengths[block] = np.min(first_hop[block].T[None] + paths[:, nearest[block].T], axis=1).T
+        copies = np.flatnonzero(strength[:, 0] >= COINCIDENT_CORRELATION)  # a copy of a fitted row is that row
+        lengths[copies] = paths[:, nearest[copies, 0]].T
+        distances = lengths_to_distances(lengths, self.kernel_, self.path)
+        if not for_refinement: return NewPoints(distances=distances, neighbours=nearest[:, :1],
+                                                correlations=np.where(trusted, strength, 0.0)[:, :1])
+        return NewPoints(distances=distances, neighbours=nearest, correlations=np.where(trusted, strength, 0.0))
+
+# %% ../nbs/landmarks.ipynb #g011
+AUTO_EXACT_POINTS = 20_000  # n_landmarks="auto" fits every row up to this many distinct rows (12 T^2 bytes: 4.8 GB) ...
+AUTO_LANDMARKS = 1000  # ... and this many landmarks beyond
+
+def auto_landmark_count(n_points:int, # T, the distinct rows to fit
+                       ) -> int|None: # L, or None for the exact fit
+    "`n_landmarks='auto'`: every row up to `AUTO_EXACT_POINTS` rows, `AUTO_LANDMARKS` landmarks beyond."
+    return None if n_points <= AUTO_EXACT_POINTS else AUTO_LANDMARKS
+
+# %% ../nbs/landmarks.ipynb #g014
+DIMENSION_POINTS = 2000  # a fit over every row reads its settings (m-hat) from at most this many rows
+
+def settings_sample(rows, # (T, N) the distinct standardised rows
+                    random_state=None, # seed of the sample
+                   ): # indices of the rows the settings are read from, or None: every row
+    "The rows a landmark fit over every row reads $\\hat m$ from: all of them up to `DIMENSION_POINTS`, else a random sample."
+    return None if len(rows) <= DIMENSION_POINTS else random_landmarks(rows, DIMENSION_POINTS, random_state)

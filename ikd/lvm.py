@@ -13,6 +13,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 from scipy.sparse.linalg import cg, splu
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.manifold import spectral_embedding
 from sklearn.neighbors import KNeighborsRegressor, NearestNeighbors
 from sklearn.utils import check_random_state
@@ -20,17 +21,18 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
+from .covariance import COINCIDENT_RADIUS, coincident_groups
 from .logs import logger, logging_stages, stage
 from .validation import refuse_booleans, refuse_flat, scale_exponent, starting_map, unit_scaled
 
 # %% auto #0
 __all__ = ['LINEAR_SOLVERS', 'AUTO_LINEAR_SOLVER', 'NEIGHBOR_SEARCHES', 'APPROXIMATE_ABOVE', 'LN4', 'COARSE_MIN_POINTS',
            'GROUP_MIN_POINTS', 'HARMONIC_SAMPLE', 'CANDIDATES_PER_DIMENSION', 'SPARE_CANDIDATES', 'AMG_EIGEN_ABOVE',
-           'START_SPREADS', 'STOP_WINDOW', 'Pairs', 'pair_terms', 'log_far', 'far_odds', 'objective', 'second_moments',
-           'posterior_moments', 'LaplacianPattern', 'laplacian_pattern', 'means_system', 'multigrid_preconditioner',
-           'solve_means', 'update_variances', 'NeighbourGraph', 'nearest_neighbours', 'neighbour_graph', 'coarse_pairs',
-           'model_pairs', 'non_harmonic_columns', 'rms_radius', 'initial_state', 'EMResult', 'LVMFit', 'em_iterations',
-           'fit_lvm', 'TractableLVM']
+           'START_SPREADS', 'STOP_WINDOW', 'SWEEP_CHUNK', 'Pairs', 'pair_terms', 'log_far', 'far_odds', 'objective',
+           'second_moments', 'posterior_moments', 'LaplacianPattern', 'laplacian_pattern', 'means_system',
+           'multigrid_preconditioner', 'solve_means', 'update_variances', 'NeighbourGraph', 'nearest_neighbours',
+           'neighbour_graph', 'coarse_pairs', 'model_pairs', 'non_harmonic_columns', 'rms_radius', 'initial_state',
+           'EMResult', 'LVMFit', 'em_iterations', 'fit_lvm', 'pairs_within', 'distinct_points', 'TractableLVM']
 
 # %% ../nbs/lvm.ipynb #c005
 @dataclass(frozen=True)
@@ -419,6 +421,8 @@ class EMResult:
     history: np.ndarray  # zeta at the start and after every half-step (means, then variances)
     restarts: int  # extrapolations dropped because they would have lowered zeta
     path: dict  # iteration -> means, every `keep_every` iterations (empty when none are kept)
+    converged: bool  # whether the stopping rule held (False: EM stopped at max_iter)
+    last_rise: float  # the rise of zeta over the last `STOP_WINDOW` iterations (or all, if fewer), relative to |zeta|
 
 @dataclass(frozen=True)
 class LVMFit(EMResult):
@@ -442,6 +446,7 @@ def em_iterations(means, variances, # the start
     state, pattern = terms(means, variances), laplacian_pattern(len(means), similar)
     history, step, restarts = [objective(means, variances, similar, dissimilar, state)], np.zeros_like(means), 0
     path = {0: means} if keep_every else {}
+    converged = False
     # the loop's BLAS calls are dot products and CG's vector updates: waking BLAS threads for them cost 25 times the
     # work on a busy 2-core machine (zeta of the MNIST test set: 16 ms against 0.6 ms), and gains nothing when idle
     with threadpool_limits(limits=1, user_api="blas"):
@@ -463,8 +468,11 @@ def em_iterations(means, variances, # the start
             if (iteration + 1) % 50 == 0:
                 logger.info("iteration %4d  zeta %.6f  momentum restarts %d", iteration + 1, history[-1], restarts)
             rise = history[-1] - history[-1 - 2 * STOP_WINDOW] if iteration + 1 >= STOP_WINDOW else np.inf
-            if rise <= tol * abs(history[-1]): break
-    return EMResult(means, variances, np.array(history), restarts, path)
+            converged = rise <= tol * abs(history[-1])
+            if converged: break
+    window = min(STOP_WINDOW, (len(history) - 1) // 2)
+    last_rise = (history[-1] - history[-1 - 2 * window]) / abs(history[-1]) if window else np.nan
+    return EMResult(means, variances, np.array(history), restarts, path, bool(converged), float(last_rise))
 
 def fit_lvm(X, # (n, D) distinct inputs, in their canonical order
             n_components:int=2, n_neighbors:int=9, n_walk_steps:int=1, coarse_levels:int=1, max_iter:int=400,
@@ -496,12 +504,56 @@ def _normalised(X): # (X scaled to unit RMS radius about the origin, the length 
     spread = rms_radius(X)
     return X / spread, np.ldexp(spread, exponent)
 
+SWEEP_CHUNK = 65536  # candidate pairs whose distances `pairs_within` computes at a time
+
+def pairs_within(X, # (n, D) points, centred
+                 radius:float, # the largest distance of a pair returned
+                ): # (first (P,), second (P,), distance (P,)) of every pair at most `radius` apart, first < second
+    "Every pair of rows within `radius`, by a sweep along the direction of largest spread, each distance computed from the difference."
+    # two rows within the radius project within it onto any unit direction; along the direction of largest spread (a
+    # few power steps from a fixed start) few other pairs do. The slack covers the projections' rounding.
+    direction = np.random.default_rng(0).standard_normal(X.shape[1])
+    for _ in range(4): direction = X.T @ (X @ direction); direction /= np.linalg.norm(direction)
+    projection = X @ direction
+    order = np.argsort(projection, kind="stable")
+    sorted_projection = projection[order]
+    slack = 1e-12 * X.shape[1] * np.sqrt(np.einsum("ij,ij->i", X, X).max())
+    ends = np.searchsorted(sorted_projection, sorted_projection + radius * (1 + 1e-9) + slack, side="right")
+    counts = ends - np.arange(len(X)) - 1
+    first = np.repeat(np.arange(len(X)), counts)
+    second = first + 1 + np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    first, second = order[first], order[second]
+    distance = np.empty(len(first))
+    for start in range(0, len(first), SWEEP_CHUNK):
+        pair = slice(start, start + SWEEP_CHUNK)
+        distance[pair] = np.linalg.norm(X[first[pair]] - X[second[pair]], axis=1)
+    near = distance <= radius
+    return np.minimum(first, second)[near], np.maximum(first, second)[near], distance[near]
+
+def distinct_points(X, # (T, D) inputs, not all equal
+                   ): # (representatives (n,) rows of X in a canonical order, point (T,) each row's index into them)
+    """The points of X: a row and its copies, exact or up to rounding, are one point. Rows within `COINCIDENT_RADIUS` of
+    one representative on the data centred and scaled to unit RMS radius are merged around it, as IKD merges standardised
+    rows (`covariance.coincident_groups`); the order of the rows changes nothing."""
+    order = np.lexsort(X.T[::-1])  # a canonical order, by content, in which copies of a row are adjacent
+    new_row = np.r_[True, np.any(X[order[1:]] != X[order[:-1]], axis=1)]
+    distinct = order[new_row]  # one row of each kind, in canonical order
+    row_of = np.empty(len(X), dtype=np.intp)
+    row_of[order] = np.cumsum(new_row) - 1  # each input's distinct row
+    unit, _ = _normalised(X[distinct])
+    first, second, distance = pairs_within(unit, COINCIDENT_RADIUS)
+    if len(first) == 0: return distinct, row_of
+    kept, group = coincident_groups(len(distinct), first, second, -distance, np.arange(len(distinct)))  # canonical rank as key
+    return distinct[kept], group[row_of]
+
 class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Saul's tractable latent variable model (PNAS 2020): EM with closed-form, Laplacian-system updates.
 
-    Repeated rows are embedded once: every copy of a row gets the same mean and variance. The fit does not depend on
-    the scale of X: X * c (c > 0) gives c times the means and c^2 times the variances (exactly for c a power of two;
-    for other c, rounding can order tied input distances, as integer data has, differently and change the kNN graph).
+    Repeated rows are embedded once: every copy of a row, exact or up to rounding (within 1.4e-6 of one representative
+    on X centred and scaled to unit RMS radius, as IKD merges rows; see `distinct_points`), gets the same mean and
+    variance. The fit does not depend on the scale of X: X * c (c > 0) gives c times the means and c^2 times the
+    variances (exactly for c a power of two; for other c, rounding can order tied input distances, as integer data has,
+    differently and change the kNN graph).
 
     Parameters
     ----------
@@ -518,7 +570,7 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         At most this many EM iterations (each: one M-step for the means, one for the variances).
     tol : float, default=1e-3
         Stop when zeta rose by less than tol * |zeta| over the last 10 iterations (0: run max_iter iterations unless
-        zeta stops moving altogether).
+        zeta stops moving altogether). Stopping at max_iter before that (tol > 0) warns with a ConvergenceWarning.
     momentum : float, default=0.9
         Heavy-ball weight of the means' last step, added to each EM update of the means; an extrapolation that would
         lower zeta is dropped for the plain EM update (which never does), and the momentum restarts. 0: plain EM.
@@ -595,12 +647,7 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         refuse_booleans(self, ("n_components", "n_neighbors", "n_walk_steps", "coarse_levels", "max_iter"))
         if np.all(np.ptp(X, axis=0) == 0): raise ValueError("all samples are identical: there is nothing to embed")
-        # a canonical order (the fit does not depend on how the rows are given), in which copies of a row are adjacent
-        order = np.lexsort(X.T[::-1])
-        new_row = np.r_[True, np.any(X[order[1:]] != X[order[:-1]], axis=1)]
-        distinct = order[new_row]  # one row of each kind, in canonical order
-        row_of = np.empty(len(X), dtype=np.intp)
-        row_of[order] = np.cumsum(new_row) - 1  # each input's distinct row
+        distinct, row_of = distinct_points(X)  # the fit does not depend on how the rows are given
         n, counted = len(distinct), "" if len(distinct) == len(X) else f" distinct (of {len(X)})"
         if not self.n_neighbors < n:
             raise ValueError(f"n_neighbors must be below the number of{counted} samples ({n}), got {self.n_neighbors}")
@@ -617,6 +664,11 @@ class TractableLVM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
             result = fit_lvm(unit, self.n_components, n_neighbors, self.n_walk_steps, self.coarse_levels, self.max_iter,
                              self.tol, self.momentum, self.neighbors, self.linear_solver, self.cg_tol, self.random_state,
                              start_means=start_means)
+        if not result.converged and self.tol > 0 and self.max_iter > 0:  # tol=0 asks for max_iter iterations
+            warnings.warn(f"TractableLVM stopped at max_iter={self.max_iter} before its stopping rule held: the objective "
+                          f"rose by {result.last_rise:.3g} of |zeta| over the last {min(STOP_WINDOW, self.max_iter)} "
+                          f"iterations, against tol={self.tol:g} over {STOP_WINDOW}. Increase max_iter (or tol).",
+                          ConvergenceWarning, stacklevel=3)  # past scikit-learn's fit wrapper, to the caller's line
         with np.errstate(over="ignore", under="ignore"):
             variances = result.variances * scale ** 2
         if not np.all((variances > 0) & np.isfinite(variances)):

@@ -5,11 +5,12 @@
 # %% ../nbs/metrics.ipynb #c002
 from __future__ import annotations
 import hashlib
+from math import isqrt
 from numbers import Integral
 
 import numpy as np
 from scipy.sparse import issparse
-from scipy.spatial.distance import pdist
+from scipy.spatial.distance import cdist, pdist
 from scipy.stats import spearmanr
 from sklearn.metrics import r2_score, silhouette_score as _sklearn_silhouette
 from sklearn.model_selection import StratifiedKFold, cross_val_score
@@ -19,9 +20,9 @@ from .alignment import rigid_transform
 from .validation import unit_scaled
 
 # %% auto #0
-__all__ = ['FOLD_SCHEMES', 'TRIPLETS_PER_POINT', 'TRIPLET_CHUNK', 'KL_SCALES', 'DTM_SCALE', 'STRUCTURE_SCORES', 'affine_map',
-           'affine_r2', 'rigid_align', 'knn_accuracy', 'silhouette', 'triplet_accuracy', 'centroid_rank_correlation',
-           'structure_scores']
+__all__ = ['FOLD_SCHEMES', 'TRIPLETS_PER_POINT', 'TRIPLET_CHUNK', 'TIE_BITS', 'KEY_BITS', 'KL_SCALES', 'DTM_SCALE',
+           'STRUCTURE_SCORES', 'affine_map', 'affine_r2', 'rigid_align', 'knn_accuracy', 'silhouette',
+           'triplet_accuracy', 'centroid_rank_correlation', 'structure_scores']
 
 # %% ../nbs/metrics.ipynb #c005
 def _as_points(name, A):
@@ -88,6 +89,7 @@ def silhouette(embedding, # (T, M) embedding
 # %% ../nbs/metrics.ipynb #n001
 TRIPLETS_PER_POINT = 5  # the PaCMAP paper's number of random triplets per anchor point
 TRIPLET_CHUNK = 8192  # triplets whose (chunk, N) coordinate differences are formed at once: the memory bound
+TIE_BITS = 40  # squared distances within 2^-40 of the points' squared radius are one distance (the prose says why)
 
 def _paired_points(X, Z):
     X, Z = _as_points("X", X), _as_points("Z", Z)
@@ -99,6 +101,12 @@ def _seed(random_state):
     if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, Integral):
         raise TypeError(f"random_state must be an integer seed, got {random_state!r}")
     return int(random_state)
+
+def _tie_tolerance(A, # (T, N) points
+                  ) -> float: # squared distances that differ by at most this are tied
+    "2^-`TIE_BITS` of the largest squared distance of a point from the centroid: far above rounding, far below real gaps."
+    centred = A - A.mean(axis=0)
+    return float(np.ldexp(np.einsum("ij,ij->i", centred, centred).max(), -TIE_BITS))
 
 def _class_index(labels, # (T,) class labels
                  n_points:int, # T
@@ -114,16 +122,20 @@ def _class_index(labels, # (T,) class labels
     except TypeError: raise TypeError("labels mix kinds that cannot be sorted together (numbers and strings): use one kind") from None
     return len(classes), index
 
-def _first_closer(A, i, j, k):
-    "For each triplet, whether point j is nearer to point i than point k is."
+def _closer(A, # (T, N) points
+            tolerance:float, # squared distances this close are tied
+            i, j, k, # (n,) indices of the triplets
+           ): # (n,) +1 where j is nearer to i than k is, -1 where farther, 0 where the two are tied
+    "Which of each triplet's two points is nearer to its anchor, ties within `tolerance` included."
     to_j, to_k = A[i] - A[j], A[i] - A[k]
-    return np.einsum("ij,ij->i", to_j, to_j) < np.einsum("ij,ij->i", to_k, to_k)
+    gap = np.einsum("ij,ij->i", to_k, to_k) - np.einsum("ij,ij->i", to_j, to_j)
+    return np.where(np.abs(gap) <= tolerance, 0.0, np.sign(gap))
 
 def triplet_accuracy(X, # (T, N) data
                      Z, # (T, M) map of the same points
                      n_triplets_per_point:int=TRIPLETS_PER_POINT, # random pairs (j, k) drawn for every anchor i
                      random_state:int=0, # seed of the triplets
-                    ) -> float: # share of triplets whose closer pair is the same in X and Z; 0.5 is chance
+                    ) -> float: # share of triplets ordered alike in X and Z; 0.5 is chance
     "Random-triplet accuracy (Wang et al. 2021): for each anchor $i$ and random others $j \\ne k$, is $j$ or $k$ closer, in both?"
     X, Z = map(unit_scaled, _paired_points(X, Z))
     random_state = _seed(random_state)
@@ -137,10 +149,11 @@ def triplet_accuracy(X, # (T, N) data
     offset_k = rng.integers(T - 2, size=len(anchors))
     offset_k += offset_k >= offset_j  # k uniform over the points other than i and j
     first, second = (anchors + 1 + offset_j) % T, (anchors + 1 + offset_k) % T
+    tolerances = _tie_tolerance(X), _tie_tolerance(Z)
     agree = 0
     for start in range(0, len(anchors), TRIPLET_CHUNK):
         triplet = [a[start:start + TRIPLET_CHUNK] for a in (anchors, first, second)]
-        agree += int(np.sum(_first_closer(X, *triplet) == _first_closer(Z, *triplet)))
+        agree += int(np.sum(_closer(X, tolerances[0], *triplet) == _closer(Z, tolerances[1], *triplet)))
     return agree / len(anchors)
 
 def centroid_rank_correlation(X, # (T, N) data
@@ -154,6 +167,64 @@ def centroid_rank_correlation(X, # (T, N) data
     counts = np.bincount(index)
     def centroids(A): return np.stack([np.bincount(index, weights=column) for column in A.T], axis=1) / counts[:, None]
     return float(spearmanr(pdist(centroids(X)), pdist(centroids(Z))).statistic)
+
+# %% ../nbs/metrics.ipynb #n012
+KEY_BITS = 24  # significant bits of the centralities that key the order: rounding moves none of them (odds ~1e-8 a point)
+
+def _centrality(A, # (T, N) points
+               ): # (T,) each point's squared distance from the centroid over the mean of these
+    "How far out each point lies: unchanged by rotating, shifting or rescaling the points, or by their order."
+    A = unit_scaled(A)  # squares that cannot overflow
+    centred = A - A.mean(axis=0)
+    spread = np.einsum("ij,ij->i", centred, centred)
+    return spread / spread.mean() if spread.mean() > 0 else spread
+
+def _rounded(values, # non-negative numbers
+            ): # values to KEY_BITS significant bits
+    "Values that differ by rounding made equal (unless they straddle a rounding boundary)."
+    mantissa, exponent = np.frexp(values)
+    return np.ldexp(np.round(np.ldexp(mantissa, KEY_BITS)), exponent - KEY_BITS)
+
+def _content_order(X, # (T, N) data
+                   Z, # (T, M) map
+                   random_state:int, # seed of the hash
+                  ): # (T,) row indices in a random order that the geometry of X and Z fixes
+    "Rows sorted by a seeded hash of each point's centrality in X, then by its centrality in Z, then by position."
+    seed = str(random_state).encode()
+    keys = np.array([int.from_bytes(hashlib.blake2b(value.tobytes(), digest_size=8, key=seed).digest(), "big")
+                     for value in _rounded(_centrality(X))], dtype=np.uint64)
+    return np.lexsort((_rounded(_centrality(Z)), keys))
+
+# %% ../nbs/metrics.ipynb #n016
+def _tie_ranks(squared, # squared distances, ranked along the last axis
+               tolerance:float, # values this close to the next smaller one share its rank
+              ): # integer ranks: 0 for the smallest, one more at every gap wider than `tolerance`
+    "Dense ranks in which values equal up to rounding are tied."
+    order = np.argsort(squared, axis=-1)
+    wide_gaps = np.diff(np.take_along_axis(squared, order, axis=-1), axis=-1) > tolerance
+    ranks_in_order = np.concatenate([np.zeros((*squared.shape[:-1], 1), dtype=np.int64),
+                                     np.cumsum(wide_gaps, axis=-1)], axis=-1)
+    ranks = np.empty_like(ranks_in_order)
+    np.put_along_axis(ranks, order, ranks_in_order, axis=-1)
+    return ranks
+
+def _neighbour_ranking(A, # (n, N) points
+                       n_neighbors:int, # k
+                      ): # ((n, k) each point's nearest neighbours, (n, n) the rank of every point in each point's row)
+    "ZADU's neighbour lists and rankings, with distances equal up to rounding tied and ties taken in row order."
+    squared = cdist(A, A, "sqeuclidean")
+    np.fill_diagonal(squared, -np.inf)  # each point first in its own row, even beside a copy of itself
+    by_rank = np.argsort(_tie_ranks(squared, _tie_tolerance(A)), axis=1, kind="stable")
+    ranking = np.empty_like(by_rank)
+    np.put_along_axis(ranking, by_rank, np.broadcast_to(np.arange(len(A)), by_rank.shape), axis=1)
+    return by_rank[:, 1:n_neighbors + 1], ranking
+
+def _tied_spearman(X, # (n, N) data
+                   Z, # (n, M) map
+                  ) -> float: # Spearman's rho of the pairwise distances, ties shared up to rounding
+    "Spearman's $\\rho$ between the distances in X and in Z, distances equal up to rounding tied (average ranks)."
+    return float(spearmanr(_tie_ranks(pdist(X, "sqeuclidean"), _tie_tolerance(X)),
+                           _tie_ranks(pdist(Z, "sqeuclidean"), _tie_tolerance(Z))).statistic)
 
 # %% ../nbs/metrics.ipynb #n007
 KL_SCALES = (0.01, 0.1, 1.0)  # sigma of the KL divergences: neighbourhood densities to overall spread (ZADU's range)
@@ -169,12 +240,28 @@ STRUCTURE_SCORES = {  # every score of `structure_scores`: (reader's name, scale
     "centroid_rank_correlation": ("centroid rank correlation", "global", True),
 }
 
-def _content_order(X, Z, random_state):
-    "Row indices sorted by a seeded hash of each row of `X` (ties, identical rows, by `Z`): a random order set by content."
-    seed = str(random_state).encode()
-    keys = np.array([int.from_bytes(hashlib.blake2b(row.tobytes(), digest_size=8, key=seed).digest(), "big")
-                     for row in np.ascontiguousarray(X)], dtype=np.uint64)
-    return np.lexsort((*Z.T[::-1], keys))
+def _positive_integer(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+def _check_sizes(n_points:int, # T
+                 n_neighbors, # k of the local scores
+                 max_points, # the subset's size, or None
+                ) -> int: # the number of points the pairwise scores use
+    "Refuse, in the package's words, what ZADU's scores cannot take: its local scores need $k < n/2$."
+    n_neighbors = _positive_integer("n_neighbors", n_neighbors)
+    least = 2 * n_neighbors + 1
+    if max_points is not None and (_positive_integer("max_points", max_points) < least):
+        raise ValueError(f"max_points must be at least 2 * n_neighbors + 1 = {least}: the local scores need fewer than half "
+                         f"the points as neighbours (or None for every point), got max_points={max_points}")
+    if n_points < least:
+        raise ValueError(f"the local scores need more than 2 * n_neighbors = {least - 1} points, got {n_points} points with "
+                         f"n_neighbors={n_neighbors}" + (f": give n_neighbors <= {(n_points - 1) // 2}" if n_points >= 3 else ""))
+    return n_points if max_points is None else min(n_points, max_points)
+
+def _refuse_one_place(name, A):
+    if not np.any(A != A[0]): raise ValueError(f"{name} puts all its points at one place: no distance to compare")
 
 def structure_scores(X, # (T, N) data
                      Z, # (T, M) map of the same points
@@ -185,22 +272,32 @@ def structure_scores(X, # (T, N) data
                     ) -> dict: # every score of `STRUCTURE_SCORES`
     "Local, cluster and global structure of the map `Z` of `X`: ZADU's scores, random-triplet accuracy and centroid rank correlation."
     from zadu import ZADU, ExecutionConfig  # the structure extra
+    from zadu.measures import mean_relative_rank_error, steadiness_cohesiveness, trustworthiness_continuity
     X, Z = _paired_points(X, Z)
     random_state = _seed(random_state)
     if labels is not None: _class_index(labels, len(X))
-    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, Integral)
-                                   or max_points < n_neighbors + 2):
-        raise ValueError(f"max_points must be an integer of at least n_neighbors + 2 = {n_neighbors + 2} (or None for "
-                         f"every point), got {max_points!r}")
+    n = _check_sizes(len(X), n_neighbors, max_points)
+    _refuse_one_place("X", X); _refuse_one_place("Z", Z)
     order = _content_order(X, Z, random_state)
     X, Z = unit_scaled(X[order]), unit_scaled(Z[order])
-    specs = [{"id": "tnc", "params": {"k": n_neighbors}}, {"id": "mrre", "params": {"k": n_neighbors}},
-             {"id": "snc", "params": {"random_state": random_state}}, {"id": "srho"}, {"id": "pr"},
-             {"id": "dtm", "params": {"sigma": DTM_SCALE}}, *({"id": "kl_div", "params": {"sigma": s}} for s in KL_SCALES)]
+    subset = X[:n], Z[:n]
+    ranked_X, ranked_Z = (_neighbour_ranking(A, max(n_neighbors, isqrt(n))) for A in subset)
+    knn_ranking = (ranked_X[0][:, :n_neighbors], ranked_X[1], ranked_Z[0][:, :n_neighbors], ranked_Z[1])
+    scores = {**trustworthiness_continuity.measure(*subset, n_neighbors, knn_ranking_info=knn_ranking),
+              **mean_relative_rank_error.measure(*subset, n_neighbors, knn_ranking_info=knn_ranking)}
+    try:  # ZADU's number of neighbours for the walks, sqrt(n)
+        scores.update(steadiness_cohesiveness.measure(*subset, k=isqrt(n), random_state=random_state,
+                      knn_info=(ranked_X[0][:, :isqrt(n)], ranked_Z[0][:, :isqrt(n)])))
+    except RuntimeError as problem:
+        if "could not extract" not in str(problem): raise
+        raise ValueError(f"steadiness and cohesiveness found no group of neighbouring points to walk on among these {n} "
+                         f"points: give more points") from None
+    del ranked_X, ranked_Z
+    scores["spearman_rho"] = _tied_spearman(*subset)
+    specs = [{"id": "pr"}, {"id": "dtm", "params": {"sigma": DTM_SCALE}},
+             *({"id": "kl_div", "params": {"sigma": s}} for s in KL_SCALES)]
     # the NumPy backend computes in float64 on the CPU: the same numbers whatever accelerator libraries are installed
-    subset = ZADU(specs, X[:max_points], execution=ExecutionConfig(backend="numpy")).measure(Z[:max_points])
-    scores = {}
-    for spec, result in zip(specs, subset):
+    for spec, result in zip(specs, ZADU(specs, subset[0], execution=ExecutionConfig(backend="numpy")).measure(subset[1])):
         if spec["id"] == "kl_div": scores[f"kl_divergence_{spec['params']['sigma']}"] = result["kl_divergence"]
         else: scores.update(result)
     scores["triplet_accuracy"] = triplet_accuracy(X, Z, random_state=random_state)

@@ -117,9 +117,13 @@ def connectivity(model, # a fitted IKD with the geodesic solver
         fitted_labels = np.asarray(labels)
         n_rows = len(model.embedding_)
         if fitted_labels.ndim != 1 or len(fitted_labels) != n_rows:
-            landmarks = " (it draws the landmarks' own)" if hasattr(model, "landmark_indices_") else ""
-            raise ValueError(f"labels must be one per training row, {n_rows}{landmarks}, got shape {fitted_labels.shape}")
-        if hasattr(model, "landmark_indices_"): fitted_labels = fitted_labels[model.landmark_indices_]
+            raise ValueError(f"labels must be one per training row, {n_rows}, got shape {fitted_labels.shape}")
+        # the graph joins the landmarks alone (full and blockwise solvers), or every distinct row (the geodesic solver)
+        if len(Z) != n_rows and hasattr(model, "landmark_indices_") and len(Z) == len(model.landmark_indices_):
+            fitted_labels = fitted_labels[model.landmark_indices_]
+        elif len(Z) != n_rows:
+            raise ValueError(f"the graph joins {len(Z)} distinct points of the {n_rows} training rows (copies are one "
+                             "point): colour it without labels")
     ax = _axes(ax)
     segments = np.stack([Z[upper.row[keep]], Z[upper.col[keep]]], axis=1)
     ax.add_collection(LineCollection(segments, colors="0.55", linewidths=edge_width, alpha=0.6, zorder=1,

@@ -10,14 +10,14 @@ import numpy as np
 from sklearn.base import clone
 
 from .blockwise import BlockwiseSolver
-from .dimension import intrinsic_dimension
+from .dimension import DimensionReading, dimension_reading
 from .geodesic import GeodesicSolver
 from .landmarks import random_landmarks
 from .solvers import FullSolver, Solver
 
 # %% auto #0
-__all__ = ['SOLVERS', 'DEFAULT_SOLVER', 'Settings', 'configured_solver', 'dimension_sample', 'estimated_dimension',
-           'choose_refine', 'resolved_reference', 'resolve_settings']
+__all__ = ['SOLVERS', 'DEFAULT_SOLVER', 'NOISE_RANKED_MAX', 'Settings', 'configured_solver', 'dimension_sample',
+           'estimated_reading', 'estimated_dimension', 'choose_refine', 'resolved_reference', 'resolve_settings']
 
 # %% ../nbs/settings.ipynb #c009
 SOLVERS = {"full": FullSolver, "geodesic": GeodesicSolver, "blockwise": BlockwiseSolver}  # solver names IKD accepts
@@ -31,12 +31,15 @@ class Settings:
     refine: bool  # refine the embedding (and new points) by the error-weighted stress
     intrinsic_dimension: float | None = None  # m-hat, where the solver's rules read it
     dimension_sample: np.ndarray | None = None  # indices of the points m-hat was estimated from (None: the fitted points)
+    noise_ranked_share: float | None = None  # share of the k-NN graph's edges that noise ranks (None when not estimated)
 
     def describe(self) -> str:
         "One line for logs and the command line."
         parts = [self.solver.describe()]
         if self.reference is not None: parts.append(f"reference {self.reference}")
         parts.append("refined" if self.refine else "not refined")
+        if (self.noise_ranked_share or 0) > NOISE_RANKED_MAX:
+            parts.append(f"noise ranks {self.noise_ranked_share:.0%} of the graph's edges")
         if self.intrinsic_dimension is not None: parts.append(f"intrinsic dimension {self.intrinsic_dimension:.2f}")
         return ", ".join(parts)
 
@@ -79,22 +82,30 @@ def dimension_sample(rows, # (T, N) the distinct standardised rows of all points
     if n_landmarks is None or n_landmarks >= len(rows) or landmarks == "random": return None
     return random_landmarks(rows, n_landmarks, random_state)
 
-def estimated_dimension(S, # (L, L) covariance of the fitted points, or of `dimension_sample`'s points
-                        solver:Solver, # resolved, one whose rules read m-hat (`dimension_neighbors` not None)
-                        kernel, # the kernel, with the marginal variance set
-                        n_features:int|None=None, # N behind S: neighbours that noise ranks are passed over (None: precomputed S)
-                       ) -> float:
-    "$\\hat m$ with the neighbour count the solver names, read beyond the noise radius when $N$ is known."
-    return intrinsic_dimension(S, kernel, max(2, min(solver.dimension_neighbors, S.shape[0] - 1)), n_features=n_features)
+def estimated_reading(S, # (L, L) covariance of the fitted points, or of `dimension_sample`'s points
+                      solver:Solver, # resolved, one whose rules read m-hat (`dimension_neighbors` not None)
+                      kernel, # the kernel, with the marginal variance set
+                      n_features:int|None=None, # N behind S: neighbours that noise ranks are passed over (None: precomputed S)
+                     ) -> DimensionReading:
+    "$\\hat m$ with the neighbour count the solver names, read beyond the noise radius when $N$ is known, and the noise-ranked share."
+    return dimension_reading(S, kernel, max(2, min(solver.dimension_neighbors, S.shape[0] - 1)), n_features=n_features)
+
+def estimated_dimension(S, solver:Solver, kernel, n_features:int|None=None) -> float:
+    "$\\hat m$ alone, as `estimated_reading` reads it."
+    return estimated_reading(S, solver, kernel, n_features).estimate
 
 # %% ../nbs/settings.ipynb #c023
+NOISE_RANKED_MAX = 0.5  # refine="auto" does not refine where noise ranks more than this share of the graph's edges
+
 def choose_refine(refine, # True, False or "auto"
                   solver:Solver, # the configured solver
                   intrinsic_dimension:float|None, # m-hat (None when not estimated)
                   n_components:int, # M
+                  noise_ranked_share:float|None=None, # share of the graph's edges that noise ranks (None: not read)
                  ) -> bool:
-    "Whether to refine: as asked, or for `refine='auto'` as the solver says."
+    "Whether to refine: as asked, or for `refine='auto'` as the solver says, unless noise ranks most of the graph's edges."
     if refine != "auto": return bool(refine)
+    if noise_ranked_share is not None and noise_ranked_share > NOISE_RANKED_MAX: return False
     return bool(solver.refines_when(intrinsic_dimension, n_components))
 
 # %% ../nbs/settings.ipynb #c026
@@ -130,10 +141,10 @@ def resolve_settings(S, # (L, L) covariance of the points to fit
                     ) -> Settings:
     "Rules 1–6: the settings `IKD`'s parameters resolve to on this data."
     configured = configured_solver(solver, n_neighbors, threshold, path, n_jobs).resolved(S.shape[0], n_features, kernel)
-    dimension, sample = None, None
+    dimension, share, sample = None, None, None
     if configured.dimension_neighbors is not None:
         sample = dimension_sample(rows, n_landmarks, landmarks, random_state)
-        dimension = estimated_dimension(S if sample is None else covariance_of(sample), configured, kernel, n_features)
+        dimension, share = estimated_reading(S if sample is None else covariance_of(sample), configured, kernel, n_features)
         configured.resolved_with_dimension(dimension, n_components)
     return Settings(configured, resolved_reference(reference, configured),
-                    choose_refine(refine, configured, dimension, n_components), dimension, sample)
+                    choose_refine(refine, configured, dimension, n_components, share), dimension, sample, share)

@@ -24,25 +24,29 @@ DIJKSTRA_BAND = 512  # sources per Dijkstra call: its float64 (band, T) result i
 def shortest_paths(W, # sparse weights from `geodesic_graph`
                    n_jobs:int|None=None, # processes for the sources (None: 1, -1: every core), scikit-learn's convention
                    dtype=PATH_DTYPE, # storage type of the result
-                  ): # (T, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
-    "All shortest-path lengths through the trusted graph: Dijkstra from every source, the sources split over processes."
+                   sources=None, # (L,) indices of the points to measure from (None: every point)
+                  ): # (L, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
+    "Shortest-path lengths through the trusted graph from every source (all points by default), the sources split over processes."
     T = W.shape[0]
-    workers = _effective_jobs(n_jobs, T)
+    sources = np.arange(T) if sources is None else np.asarray(sources, dtype=np.intp)
+    L = len(sources)
+    workers = _effective_jobs(n_jobs, L)
     if workers == 1:
-        lengths = np.empty((T, T), dtype=dtype)
-        _fill(lengths, W, np.arange(T))
+        lengths = np.empty((L, T), dtype=dtype)
+        _fill(lengths, W, sources)
         return lengths
     # One shared anonymous mapping: the next unclaimed source, then the rows, which forked children write straight into
     # and which the result keeps alive.
-    buffer = mmap.mmap(-1, 8 + T * T * np.dtype(dtype).itemsize)
+    buffer = mmap.mmap(-1, 8 + L * T * np.dtype(dtype).itemsize)
     next_source = np.frombuffer(buffer, dtype=np.int64, count=1)
-    lengths = np.frombuffer(buffer, dtype=dtype, count=T * T, offset=8).reshape(T, T)
+    lengths = np.frombuffer(buffer, dtype=dtype, count=L * T, offset=8).reshape(L, T)
     claim = multiprocessing.Lock()
     def work():  # blocks of sources until none is left: a child that starts late simply takes fewer
         while True:
             with claim: start = int(next_source[0]); next_source[0] = start + SOURCE_BLOCK
-            if start >= T: return
-            _fill(lengths, W, np.arange(start, min(start + SOURCE_BLOCK, T)))
+            if start >= L: return
+            block = slice(start, start + SOURCE_BLOCK)
+            _fill(lengths[block], W, sources[block])
     children = []
     for _ in range(workers - 1):
         done_read, done_write = os.pipe()
@@ -63,16 +67,16 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`
     return lengths
 
 def _fill(lengths, W, sources):
-    "Rows `sources` of the path lengths, a band at a time (the float64 band is the only temporary)."
+    "The path lengths from `sources` into the rows of `lengths`, a band at a time (the float64 band is the only temporary)."
     for start in range(0, len(sources), DIJKSTRA_BAND):
-        band = sources[start:start + DIJKSTRA_BAND]
+        band = slice(start, start + DIJKSTRA_BAND)
         # W holds every edge in both directions, so the directed search gives the same lengths without symmetrising W
-        lengths[band] = dijkstra(W, directed=True, indices=band)
+        lengths[band] = dijkstra(W, directed=True, indices=sources[band])
 
-def _effective_jobs(n_jobs, T):
-    "Worker processes for `n_jobs` (scikit-learn's convention); 1 without `os.fork` (Windows) or for small graphs."
-    if n_jobs is None or T < 2 * MIN_SOURCES or not hasattr(os, "fork"): return 1
+def _effective_jobs(n_jobs, n_sources):
+    "Worker processes for `n_jobs` (scikit-learn's convention); 1 without `os.fork` (Windows) or for few sources."
+    if n_jobs is None or n_sources < 2 * MIN_SOURCES or not hasattr(os, "fork"): return 1
     cores = os.cpu_count() or 1
     wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs  # -1: every core, -2: all but one, ...
-    return max(1, min(wanted, cores, T // MIN_SOURCES))
+    return max(1, min(wanted, cores, n_sources // MIN_SOURCES))
 

@@ -113,13 +113,15 @@ ZERO_COVARIANCE = 1e-12  # |s| below this times sigma^2 is a zero: binary data's
 def covariance_floor(S, # (T, T) symmetric covariance
                      share:float=WEAKEST_SHARE, # share of the positive off-diagonal covariances at or below the floor
                      zero:float=0.0, # covariances at or below this count as non-positive
-                    ) -> float: # s0, the k-th smallest positive off-diagonal covariance, k = ceil(share x their count)
-    "The weakest covariance full IKD inverts: an order statistic of many entries, so rounding moves it only by rounding."
+                    ) -> float: # s0: the k-th smallest positive off-diagonal covariance
+    """The weakest covariance full IKD inverts. With some covariance at or below `zero` (unknown), an order statistic of
+    many entries (k = ceil(share x their count)), which rounding moves only by rounding; with none, the weakest one
+    (k = 1), which floors nothing: Algorithm 1 exactly."""
     T = len(S)
     upper = [np.triu(S[start:start + ROW_BLOCK], start + 1) for start in range(0, T, ROW_BLOCK)]
     count = sum(np.count_nonzero(band > zero) for band in upper)
     if count == 0: raise ValueError("no two points have a positive covariance: full IKD can invert none of them")
-    k = max(1, int(np.ceil(share * count)))
+    k = max(1, int(np.ceil(share * count))) if count < T * (T - 1) // 2 else 1
     # the k smallest positives of each band hold the k smallest of all: the result is the same for any order of the rows
     smallest = np.concatenate([np.partition(positive, min(k, positive.size) - 1)[:k]
                                for positive in (band[band > zero] for band in upper) if positive.size])
@@ -129,13 +131,13 @@ def floored_distances(S, # (T, T) symmetric covariance
                       kernel:Kernel, # kernel whose variance is the marginal variance to use
                       floor:float, # s0 from `covariance_floor`
                      ): # (T, T) f^-1(max(S, s0)) with a zero diagonal (a warning says how many entries were <= 0)
-    "Full IKD cannot express 'unknown': if some covariances are <= 0, they and every one below the floor read as $f^{-1}(s_0)$."
+    "$f^{-1}(\\max(s_{ij}, s_0))$, the one rule of a fit and of its new points; covariances $\\le 0$, which full IKD cannot call 'unknown', are warned about."
     unusable = np.count_nonzero(S <= ZERO_COVARIANCE * kernel.variance)  # a rounded zero is as unknown as a negative
-    if not unusable: return distances_from_covariance(S, kernel)
-    warnings.warn(f"{unusable / S.size:.1%} of the covariances are <= 0, outside the kernel's range; full IKD reads them "
-                  f"(and any positive one below the weakest {WEAKEST_SHARE:.1%}, s0 = {floor:.3g}) as distance "
-                  f"f^-1(s0) = {float(kernel.inverse(floor)):.3g}. The 'geodesic' or 'blockwise' solver handles weak "
-                  "covariances properly.", RuntimeWarning, stacklevel=3)
+    if unusable:
+        warnings.warn(f"{unusable / S.size:.1%} of the covariances are <= 0, outside the kernel's range; full IKD reads them "
+                      f"(and any positive one below the weakest {WEAKEST_SHARE:.1%}, s0 = {floor:.3g}) as distance "
+                      f"f^-1(s0) = {float(kernel.inverse(floor)):.3g}. The 'geodesic' or 'blockwise' solver handles weak "
+                      "covariances properly.", RuntimeWarning, stacklevel=3)
     return distances_from_covariance(np.maximum(S, floor), kernel)
 
 # %% ../nbs/solvers.ipynb #c011

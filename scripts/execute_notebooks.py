@@ -44,7 +44,9 @@ def main():
     for path in paths:
         print(f"executing {path.relative_to(root)}", flush=True)
         execute(path)
-    subprocess.run(["nbdev_clean"], cwd=root, check=True)
+        # the nbdev_clean of this interpreter's environment (it may not be on PATH), on the executed notebook alone
+        clean = Path(sys.executable).with_name("nbdev_clean")
+        subprocess.run([str(clean if clean.exists() else "nbdev_clean"), "--fname", str(path)], cwd=root, check=True)
 
 
 if __name__ == "__main__":

@@ -119,10 +119,10 @@ def test_fitted_attributes_are_documented(gp_data):
 
 
 # ikd's modules in data-flow order: each may import only modules before it (the layers of the architecture)
-MODULE_ORDER = ["logs", "validation", "kernels", "covariance", "landmarks", "estimation_error", "solvers", "shortest_paths",
-                "geodesic", "dimension", "reference", "gram", "alignment", "decompose", "blockwise", "refine", "settings",
-                "decoder", "estimator", "gpy_warm_start", "sne", "lvm", "datasets", "metrics", "baselines", "experiments",
-                "style", "plot", "__main__"]
+MODULE_ORDER = ["logs", "validation", "kernels", "covariance", "estimation_error", "solvers", "shortest_paths",
+                "geodesic", "dimension", "reference", "gram", "alignment", "decompose", "blockwise", "refine", "landmarks",
+                "settings", "decoder", "estimator", "gpy_warm_start", "sne", "lvm", "datasets", "metrics", "baselines", "experiments",
+                "style", "plot", "anndata", "comparison", "__main__"]
 
 
 def _module_order():

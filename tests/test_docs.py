@@ -156,3 +156,93 @@ def test_home_page_shows_results_claims_and_citation(site, tmp_path):
     readme = (ROOT / "README.md").read_text()
     assert "](nbs/images/headline.png)" in readme and re.search(r"Of the \d+ quantitative claims", readme)
     assert not re.search(r"\]\((?!https?:|nbs/|#)[\w-]+\.ipynb\)", readme), "README link that only works inside nbs/"
+
+
+# What a reader at a given window width sees of each page's code blocks, tables and display equations, measured by
+# Chromium itself: a script added to a copy of every page reports to a harness page that holds them all in frames of that
+# width, and the harness's DOM is read back with --dump-dom (one browser start per width).
+MEASURE = """<script>
+addEventListener("load", () => setTimeout(() => {
+  const beyond = (box) => box.getBoundingClientRect().right > document.documentElement.clientWidth + 1;
+  const wider = (box) => box.scrollWidth > box.clientWidth + 1 || beyond(box);
+  const hides = (box, axis) => ["hidden", "clip"].includes(getComputedStyle(box)[axis]);
+  const kind = (pre) => pre.matches(".cell-code") ? "source" : !pre.closest(".cell-output") ? "code"
+    : pre.matches(".sourceCode") ? "signature" : "output";
+  const box = (table) => { for (let up = table.parentElement; up; up = up.parentElement)
+    if (getComputedStyle(up).overflowX !== "visible") return up; return document.documentElement; };
+  const clippedByAncestor = (element) => { for (let up = element.parentElement; up && up !== document.body; up = up.parentElement)
+    if (hides(up, "overflowX") && element.getBoundingClientRect().right > up.getBoundingClientRect().right + 1) return true;
+    return false; };
+  const start = (element) => element.textContent.trim().slice(0, 60);
+  parent.postMessage({
+    page: location.pathname.split("/").pop(),
+    blocks: [...document.querySelectorAll("main pre")].map((pre) => ({kind: kind(pre), cut: wider(pre), start: start(pre)})),
+    tables: [...document.querySelectorAll("main table")].map((table) => ({cut: wider(box(table)), start: start(table),
+      stickyFirstColumn: getComputedStyle(table.rows[table.rows.length - 1].cells[0]).position === "sticky"})),
+    equations: [...document.querySelectorAll("main .katex-display")].map((equation) => ({start: start(equation),
+      clipped: ((hides(equation, "overflowX") || hides(equation, "overflowY")) && wider(equation)) || clippedByAncestor(equation),
+      scrollbarDown: equation.scrollHeight > equation.clientHeight + 1})),
+  }, "*");
+}, 300));
+</script>
+"""
+HARNESS = """<!doctype html><html><body><pre id="measured">[]</pre><script>
+const measured = [];
+addEventListener("message", (event) => {
+  measured.push(event.data);
+  document.getElementById("measured").textContent = JSON.stringify(measured);
+});
+</script>
+FRAMES</body></html>"""
+
+
+def measured_pages(site, width, tmp_path):
+    "{page: its code blocks, tables and display equations as Chromium measures them in a window `width` px wide}."
+    import html
+    import json
+    copy = tmp_path / f"site-{width}"
+    shutil.copytree(site, copy)
+    pages = sorted(page.name for page in copy.glob("*.html"))
+    for name in pages:
+        page = copy / name
+        page.write_text(page.read_text().replace("</body>", MEASURE + "</body>", 1))
+    frames = "".join(f'<iframe src="{name}" style="width:{width}px;height:1200px;border:0"></iframe>' for name in pages)
+    (copy / "_measure.html").write_text(HARNESS.replace("FRAMES", frames))
+    flags = [flag for flag in CHROMIUM_FLAGS if not flag.startswith("--virtual-time-budget")]
+    dom = subprocess.run([chromium(), *flags, "--virtual-time-budget=60000", f"--window-size={width + 40},1200",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", (copy / "_measure.html").as_uri()],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    reports = json.loads(html.unescape(re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)[1]))
+    assert sorted(report["page"] for report in reports) == pages, "a page did not report its measurements"
+    return {report["page"]: report for report in reports}
+
+
+def cut_off(pages, what, kinds=None):
+    "[(page, start of the block), ...] of the measured blocks, tables or equations that are cut off or clipped."
+    return [(name, item["start"]) for name, page in pages.items() for item in page[what]
+            if item.get("cut", item.get("clipped")) and (kinds is None or item["kind"] in kinds)]
+
+
+def test_code_and_tables_are_not_cut_off_at_1280_px(site, tmp_path):
+    """The code is written to 120 characters and the text column holds about 75: at 1280 px a reader sees every
+    signature, every printed output and every column of every table, and all but a few blocks of code whole."""
+    pages = measured_pages(site, 1280, tmp_path)
+    assert sum(len(page["blocks"]) for page in pages.values()) > 400, "the code blocks were not found"
+    code = cut_off(pages, "blocks", {"source", "code"})
+    assert len(code) <= 10, f"{len(code)} code blocks cut off: {code[:20]}"
+    assert not cut_off(pages, "blocks", {"signature"}), cut_off(pages, "blocks", {"signature"})
+    assert not cut_off(pages, "blocks", {"output"}), cut_off(pages, "blocks", {"output"})
+    assert not cut_off(pages, "tables"), f"tables hiding a column: {cut_off(pages, 'tables')}"
+
+
+def test_display_equations_scroll_at_500_px(site, tmp_path):
+    """On a phone a display equation wider than the screen scrolls in its box, never clipped (by its own box or by one
+    around it) and with no vertical scrollbar; a table that scrolls keeps its first column in view."""
+    pages = measured_pages(site, 500, tmp_path)
+    equations = [equation for page in pages.values() for equation in page["equations"]]
+    assert len(equations) > 20, "the display equations were not found"
+    assert not cut_off(pages, "equations"), f"clipped display equations: {cut_off(pages, 'equations')}"
+    assert not [equation["start"] for equation in equations if equation["scrollbarDown"]]
+    scrolling = [(name, table) for name, page in pages.items() for table in page["tables"] if table["cut"]]
+    assert scrolling, "no table scrolls at 500 px: nothing to check the first column on"
+    assert all(table["stickyFirstColumn"] for _, table in scrolling), [name for name, t in scrolling if not t["stickyFirstColumn"]]

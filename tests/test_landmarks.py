@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from sklearn.datasets import load_digits
 from sklearn.utils.estimator_checks import check_estimator
 
@@ -31,12 +31,17 @@ def make_points(seed, T, N, kind):
     return rng.normal(size=(T, N)) if kind == "normal" else rng.integers(0, 4, size=(T, N)).astype(float)
 
 
+def examples(ci_count):
+    "A test's number of examples: `ci_count` under the default (CI) profile, ten times as many under `explore` (conftest.py)."
+    return ci_count * settings.default.max_examples // settings.get_profile("ci").max_examples
+
+
 def coincident_radius(rows):
     "A covering radius at or below this is 0 for the nets: rows closer than it to a centre coincide with it."
     return COINCIDENT_RADIUS * np.sqrt((rows ** 2).sum(axis=1).max())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(points=point_sets, fraction=st.floats(0.0, 1.0))
 def test_rnet_with_n_centres_covers_packs_and_follows_gonzalez(points, fraction):
     rows = make_points(*points)
@@ -66,19 +71,23 @@ def test_rnet_with_n_centres_covers_packs_and_follows_gonzalez(points, fraction)
     assert net.distance_evaluations <= len(rows) * L + L * (L - 1) // 2
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(points=point_sets, radius_quantile=st.floats(0.0, 1.0))
+@example(points=(164, 160, 1, "normal"), radius_quantile=0.0)  # issue 44: two rows 9.2e-7 apart, a net of radius 0
 def test_rnet_with_a_radius_is_an_r_net(points, radius_quantile):
+    """Covering, packing and the radius reported. A radius at or below the coincident radius is 0 for the net: it stops
+    there, every row left within rounding of a centre, so the radius it reports may exceed the one asked for (radius 0
+    with two rows 9.2e-7 apart gave 9.2e-7), but never the coincident radius."""
     rows = make_points(*points)
     distances = pairwise(rows)
     radius = float(np.quantile(distances, radius_quantile))
     net = rnet(rows, radius=radius)
     np.testing.assert_array_equal(net.centres, gonzalez(rows, radius=radius).centres)
-    # covering (a radius below the coincident radius ends the net there: the rows left coincide with centres)
-    assert distances[:, net.centres].min(axis=1).max() <= max(radius, coincident_radius(rows)) + 1e-9
+    covering = distances[:, net.centres].min(axis=1).max()
+    assert covering <= net.radius + 1e-9  # every row lies within the radius the net reports ...
+    assert net.radius <= max(radius, coincident_radius(rows))  # ... the radius asked for, or the coincident one it stops at
     between = distances[np.ix_(net.centres, net.centres)][np.triu_indices(len(net.centres), 1)]
     assert len(net.centres) == 1 or between.min() > radius  # packing, strictly
-    assert net.radius <= radius
 
 
 def test_rnet_friend_lists_save_distances_on_a_manifold():
@@ -105,7 +114,7 @@ def test_rnet_refuses_bad_input():
             construction(np.ones(5), n_centres=2)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(seed=st.integers(0, 10_000), T=st.integers(20, 300), N=st.integers(3, 12), fraction=st.floats(0.05, 1.0),
        spread=st.sampled_from([0.05, 1.0, 20.0]))
 def test_pruned_farthest_point_equals_plain_gonzalez(seed, T, N, fraction, spread):
@@ -128,7 +137,7 @@ def same_rows(rows, first, second):
     return np.array_equal(rows[first], rows[second])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(points=point_sets, fraction=st.floats(0.0, 1.0), order_seed=st.integers(0, 2**32 - 1))
 def test_nets_do_not_depend_on_row_order(points, fraction, order_seed):
     """Permuting the rows permutes the centres (issue 33): the first centre is the row farthest from the centroid, and

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy.spatial import procrustes
 from sklearn.datasets import load_digits, make_swiss_roll
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import check_estimator
 
 from ikd.baselines import embed
@@ -185,3 +186,66 @@ def test_embed_entry_and_variances(roll):
     model = TractableLVM(max_iter=30, random_state=0).fit(roll[0])
     np.testing.assert_array_equal(model.embedding_, Z)
     assert np.all(model.variances_ > 0) and model.edges_.shape == (600, 600)
+
+
+def _fit_quietly(model, X):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(X)
+
+
+@pytest.mark.parametrize("rounding", ["1e-15", "float32"])
+def test_copies_up_to_rounding_are_one_point(roll, rounding):
+    """Issue 44 item 2: only bit-for-bit copies were merged, so rows equal up to rounding took each other's places in
+    the kNN graph (digits: 5-NN of the originals 0.94 -> 0.80 with X * (1 + 1e-15) added, 0.62 with float32 copies).
+    They are one point, as for IKD: each copy gets its original's coordinates, and the fit is the fit of the rows that
+    stand for the pairs, fitted alone: of each row and its copy, the one first in lexicographic order."""
+    X = roll[0]
+    copies = X * (1 + 1e-15) if rounding == "1e-15" else X.astype(np.float32).astype(np.float64)
+    differs = copies != X
+    assert np.all(differs.any(axis=1))  # no bit-for-bit copies
+    column = differs.argmax(axis=1)  # the first column where a row and its copy differ decides which comes first
+    rows = np.arange(len(X))
+    standing = np.where((copies[rows, column] < X[rows, column])[:, None], copies, X)
+    model = _fit_quietly(TractableLVM(max_iter=30, random_state=0), np.r_[X, copies])
+    np.testing.assert_array_equal(model.embedding_[600:], model.embedding_[:600])
+    np.testing.assert_array_equal(model.variances_[600:], model.variances_[:600])
+    alone = _fit_quietly(TractableLVM(max_iter=30, random_state=0), standing)
+    np.testing.assert_array_equal(model.embedding_[:600], alone.embedding_)
+    np.testing.assert_array_equal(model.variances_[:600], alone.variances_)
+
+
+def test_copies_up_to_rounding_merge_whatever_the_row_order(roll):
+    "The row standing for a pair is chosen by content: any order of the rows gives the same map, bit for bit."
+    X = roll[0][:300]
+    both = np.r_[X, X * (1 + 1e-15 * np.random.default_rng(2).standard_normal(X.shape))]
+    first = _fit_quietly(TractableLVM(max_iter=20, random_state=0), both).embedding_
+    order = np.random.default_rng(3).permutation(len(both))
+    np.testing.assert_array_equal(_fit_quietly(TractableLVM(max_iter=20, random_state=0), both[order]).embedding_,
+                                  first[order])
+
+
+def test_near_copies_do_not_chain(roll):
+    """Rows 1e-6 (relative to the RMS radius) apart in a chain are merged around representatives within the radius of
+    each, not all into one point."""
+    X = roll[0][:200]
+    direction = np.random.default_rng(0).standard_normal(X.shape[1])
+    spread = np.sqrt(np.mean(np.sum((X - X.mean(axis=0)) ** 2, axis=1)))
+    chain = X[0] + 1e-6 * spread * np.arange(1, 13)[:, None] * direction / np.linalg.norm(direction)
+    model = _fit_quietly(TractableLVM(max_iter=5, random_state=0), np.r_[X, chain])
+    points = len(np.unique(model.embedding_[200:], axis=0))
+    assert 4 <= points <= 7, points  # the 12 rows and X[0]: each representative covers itself and a neighbour each side
+
+
+def test_stopping_at_max_iter_warns_with_the_last_rise(roll):
+    "Issue 44 item 9: EM stopped at max_iter without a word while zeta was still rising fast."
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=7\b") as caught:
+        model = TractableLVM(max_iter=7, random_state=0).fit(roll[0])
+    history = model.objective_history_
+    rise = (history[-1] - history[0]) / abs(history[-1])  # over all 7 iterations, fewer than the window of 10
+    assert rise > 1e-3 and f"{rise:.3g}" in str(caught[0].message) and "tol=0.001" in str(caught[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        TractableLVM(max_iter=7, tol=0, random_state=0).fit(roll[0])  # tol=0 asks for max_iter iterations
+        converged = TractableLVM(random_state=0).fit(roll[0])
+    assert converged.n_iter_ < 400

@@ -9,16 +9,20 @@ Relations checked (each a test below, parametrized over the estimators it applie
 * a CSR copy gives the dense fit, on both data (IKD is the estimator that accepts sparse input);
 * duplicated rows are handled: no crash, and every copy gets its original's coordinates (the LVM may instead refuse
   duplicates by name, which issue 33 item 6 allows);
+* `transform` of the training rows gives back `embedding_`, for every solver x kernel x covariance input (dense rows,
+  sparse rows, a precomputed covariance), on data with some covariances <= 0 and on data with none (issue 44 item 1);
 * 1 and many BLAS threads agree, and so do n_jobs=1 and n_jobs=-1 (IKD; forked shortest paths forced on small T);
-* a pickle round trip and `sklearn.base.clone` then refit reproduce the embedding exactly (bit for bit).
+* a pickle round trip and `sklearn.base.clone` then refit reproduce the embedding exactly (bit for bit);
+* `metrics.structure_scores` is unchanged by X * 3, reordered or rotated columns, and permuted rows (issue 44, items 5-6).
 
 Embeddings are compared up to rotation, reflection and scale by the Procrustes disparity (scipy); `deviation` is its
 square root, the relative RMS difference of the two point sets. The relations hold exactly in exact arithmetic, so what
 separates them is rounding; see `ROUNDING` and `tolerance` for how much is allowed and why.
-Data are small (T = 150 for IKD, 80 for SNE and the LVM; N = 60) so that the whole file (324 tests) runs in about
-70 s on 2 cores.
+Data are small (T = 150 for IKD, 80 for SNE, the LVM and the transform grid; N = 60) so that the whole file runs in
+minutes on 2 cores (324 tests took about 70 s; the 96 of the transform grid add about 30 s, timed under load).
 """
 import functools
+import inspect
 import pickle
 import warnings
 
@@ -33,8 +37,11 @@ from threadpoolctl import threadpool_limits
 import ikd.shortest_paths
 from ikd import IKD
 from ikd.blockwise import BlockwiseSolver
+from ikd.covariance import sample_covariance
 from ikd.datasets import gp_observations, ou_latent
+from ikd.kernels import KERNELS
 from ikd.lvm import TractableLVM
+from ikd.refine import refine_embedding
 from ikd.sne import SNE
 
 T, N, T_NEW, M = 150, 60, 20, 2
@@ -279,6 +286,51 @@ def test_copies_up_to_rounding_are_fitted_once(name):
     check_same(name, embedding[T:], "giving every row twice, up to rounding (the twins)")
 
 
+# --- transform of the training rows ---------------------------------------------------------------------------------
+
+T_TRANSFORM = 80  # rows of the transform grid: 4 solvers x 4 kernels x 3 inputs x 2 regimes of fits
+# GP lengthscales on the same latent: at 3 some covariances are <= 0 and full IKD floors its weakest 0.1%; at 8 every
+# covariance is positive and it floors none (issue 44 item 1: then `transform` floored and the fit did not)
+REGIMES = {"weak": 3.0, "positive": 8.0}
+INPUTS = ("dense", "sparse", "precomputed")
+# a refined fit stops when an iteration lowers the stress by less than this fraction of it, so its points sit off the
+# optimum that `transform` refines each one to by up to about that fraction of the map (measured: 1.1e-7 at most here)
+REFINE_STOP = inspect.signature(refine_embedding).parameters["tol"].default
+
+
+@functools.cache
+def transform_data(kernel, regime):
+    "T_TRANSFORM GP observations drawn with `kernel` at the lengthscale of `regime`."
+    return gp_observations(ou_latent(T_TRANSFORM, M, random_state=0), N, kernel=kernel, lengthscale=REGIMES[regime],
+                           random_state=0)
+
+
+def transform_solver(name):
+    """The solver `name` of SOLVERS; blockwise with threshold 0.2, at which its clique cover places every point of this
+    grid ('auto', derived from N, cannot be used on a precomputed covariance)."""
+    if name == "blockwise": return BlockwiseSolver(threshold=0.2)
+    if name == "blockwise-neighbourhoods": return BlockwiseSolver(cover="neighbourhoods", threshold=0.2)
+    return SOLVERS[name]
+
+
+@pytest.mark.parametrize("regime", REGIMES)
+@pytest.mark.parametrize("given", INPUTS)
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_transform_of_the_training_rows_is_the_embedding(solver, kernel, given, regime):
+    X = transform_data(kernel, regime)
+    S = sample_covariance(X)
+    assert (S.min() > 0) == (regime == "positive")  # each regime is what it claims to be
+    data = {"dense": X, "sparse": sp.csr_array(X), "precomputed": S}[given]
+    model = fit(IKD(M, solver=transform_solver(solver), kernel=kernel, random_state=0,
+                    covariance="precomputed" if given == "precomputed" else "correlation"), data)
+    gap = np.abs(model.transform(data) - model.embedding_).max() / np.abs(model.embedding_).max()
+    # triangulation divides by the eigenvalues of g(D): rounding moves a coordinate by up to lambda_1 / lambda_M times it
+    allowed = ROUNDING * model.eigenvalues_[0] / model.eigenvalues_[-1] + (REFINE_STOP if model.settings_.refine else 0.0)
+    assert gap <= allowed, (f"{solver} / {kernel} / {given} / {regime}: transform(X_train) lies {gap:.2e} of the map's "
+                            f"extent from embedding_ (allowed {allowed:.1e})")
+
+
 # --- threads and processes -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ESTIMATORS)
@@ -312,3 +364,34 @@ def test_pickle_and_clone_reproduce_exactly(name):
         np.testing.assert_array_equal(restored.transform(new), model.transform(new), err_msg=f"{name}: transform after pickle")
     np.testing.assert_array_equal(fit(clone(model), X).embedding_, model.embedding_, err_msg=f"{name}: clone then refit")
     np.testing.assert_array_equal(fit(restored, X).embedding_, model.embedding_, err_msg=f"{name}: unpickled then refit")
+
+
+@functools.lru_cache(maxsize=None)
+def _scored_digits():
+    "300 digits, their 2-D PCA map and classes, and the map's structure scores on a seeded subset of 150 points."
+    from sklearn.datasets import load_digits
+    from sklearn.decomposition import PCA
+    from ikd.metrics import structure_scores
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], y[:300]
+    Z = PCA(2).fit_transform(X)
+    return X, Z, y, structure_scores(X, Z, y, max_points=150, random_state=0)
+
+
+@pytest.mark.parametrize("relation", ["times 3", "columns reordered", "rotated", "rows permuted"])
+def test_structure_scores_are_invariant(relation):
+    """The structure scores (issue 44, items 5 and 6) read only distances and classes: X * 3, X's columns reordered, X
+    rotated, and every row permuted together with its map point and class change none of them (their subset and walks
+    were seeded from X's bytes, and rounding broke tied distances one way in X and another in its rotation)."""
+    from ikd.metrics import structure_scores
+    X, Z, y, scores = _scored_digits()
+    rng = np.random.default_rng(6)
+    if relation == "times 3": X = X * 3
+    if relation == "columns reordered": X = X[:, rng.permutation(X.shape[1])]
+    if relation == "rotated": X = X @ np.linalg.qr(rng.normal(size=(X.shape[1], X.shape[1])))[0]
+    if relation == "rows permuted":
+        order = rng.permutation(len(X))
+        X, Z, y = X[order], Z[order], y[order]
+    changed = structure_scores(X, Z, y, max_points=150, random_state=0)
+    for name, value in scores.items():
+        assert changed[name] == pytest.approx(value, abs=1e-9), name

@@ -18,11 +18,16 @@ latents = st.integers(5, 40).flatmap(lambda T: st.integers(1, 3).flatmap(
     lambda M: arrays(np.float64, (T, M), elements=st.floats(-3, 3, allow_nan=False))))
 
 
+def examples(ci_count):
+    "A test's number of examples: `ci_count` under the default (CI) profile, ten times as many under `explore` (conftest.py)."
+    return ci_count * settings.default.max_examples // settings.get_profile("ci").max_examples
+
+
 def squared_distances(Z):
     return ((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(Z=latents, data=st.data())
 def test_gram_is_shifted_inner_products(Z, data):
     r = data.draw(st.integers(0, len(Z) - 1))
@@ -32,7 +37,7 @@ def test_gram_is_shifted_inner_products(Z, data):
     np.testing.assert_allclose(gram(squared_distances(Z), "centroid"), (Z - Z.mean(0)) @ (Z - Z.mean(0)).T, atol=1e-10)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(seed=st.integers(0, 10_000), name=st.sampled_from(["squared_exponential", "rational_quadratic", "matern"]),
        lengthscale=st.floats(1.0, 3.0))
 def test_exact_kernel_matrix_is_recovered_rigidly(seed, name, lengthscale):
@@ -44,7 +49,7 @@ def test_exact_kernel_matrix_is_recovered_rigidly(seed, name, lengthscale):
     np.testing.assert_allclose(rigid_align(U * lengthscale, Z), Z, atol=1e-5)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(seed=st.integers(0, 10_000), n_features=st.integers(20, 500))
 def test_refinement_never_raises_the_weighted_stress(seed, n_features):
     rng = np.random.default_rng(seed)
@@ -68,7 +73,7 @@ def test_refinement_reaches_the_exactness_target_where_plain_ikd_misses_it():
     assert affine_r2(refine_embedding(decompose(S, 3, reference="centroid").embedding, S), Z) > 0.999
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15))
 @given(seed=st.integers(0, 10_000), dimension=st.integers(2, 4), shrink=st.floats(0.4, 1.0))
 def test_intrinsic_dimension_ignores_the_noise_floor(seed, dimension, shrink):
     # observation noise multiplies every off-diagonal correlation by one factor; the estimate must not move with it

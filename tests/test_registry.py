@@ -31,7 +31,7 @@ def test_every_method_has_every_field(key):
 
 def test_a_method_without_a_field_cannot_be_registered():
     fields = [f.name for f in dataclasses.fields(Method)]
-    assert fields == ["key", "run", "name", "colour", "marker"]
+    assert fields == ["key", "run", "name", "colour", "marker", "sparse", "precision", "seeds", "min_components"]
     with pytest.raises(TypeError): Method("new", lambda X, n_components, random_state: X, "new method", "#000080")
     with pytest.raises(dataclasses.FrozenInstanceError): METHODS["pca"].colour = "red"
 
@@ -80,3 +80,11 @@ def test_adding_a_method_is_one_entry(monkeypatch):
     style = method_style("first_columns")
     assert (style["color"], style["marker"], style["label"]) == ("#000080", "$f$", "first columns")
     assert label("first_columns") == "first columns" and sorted_methods(["first_columns", "vae"]) == ["vae", "first_columns"]
+
+
+@pytest.mark.parametrize("key", list(METHODS))
+def test_every_method_declares_what_it_accepts(key):
+    "embed checks X, n_components and random_state against these at its door (issue 44)."
+    method = METHODS[key]
+    assert isinstance(method.sparse, bool) and method.seeds in ("any", "integer")
+    assert method.precision in (None, "float32", "float64") and isinstance(method.min_components, int) and method.min_components >= 1

@@ -206,12 +206,13 @@ def test_stored_zeros_do_not_split_copies(gp):
 def test_noisy_one_dimensional_latent_gets_distance_paths(noise):
     """Item 13: on a densely sampled 1-D latent the 7 nearest correlations are ordered by noise, and read there m-hat was
     4.4 / 6.3, so `auto` chose max-product paths (affine R^2 0.915 / 0.921). Read beyond the noise radius it is below 2,
-    and the defaults take refined distance paths (0.975 / 0.980)."""
+    and the defaults take distance paths; since issue 44 (item 4) unrefined, because most of the graph's edges lie inside
+    the noise radius, where refinement fits noise."""
     Z = ou_latent(500, 1, random_state=3)
     X = gp_observations(Z, 200, lengthscale=3.0, noise=noise, random_state=3)
     model = quietly(lambda: IKD(1).fit(X))
     assert model.settings_.intrinsic_dimension < 2
-    assert model.solver_.path == "distance" and model.settings_.refine
+    assert model.solver_.path == "distance" and not model.settings_.refine
     assert affine_r2(model.embedding_, Z) > 0.97
 
 
@@ -475,3 +476,62 @@ def test_random_landmarks_that_merge_are_warned_about(gp):
     rows = np.repeat(gp[1][:100], 4, axis=0) * (1 + 1e-8 * np.random.default_rng(0).standard_normal((400, 300)))
     with pytest.warns(RuntimeWarning, match="landmarks are copies of others"):
         IKD(landmarks="random", n_landmarks=40).fit(rows)
+
+
+# --- issue 44: the full solver's floor, near copies without chains ---------------------------------------------------
+
+def test_full_solver_floors_the_fit_and_its_new_points_alike():
+    """Item 1: the fit floored weak covariances only when some was <= 0, `transform` always. On rational-quadratic GP
+    data every correlation is positive, and `transform` placed 28 of 300 training points up to 13% of the map away."""
+    X = gp_observations(ou_latent(300, 2, random_state=7), 100, kernel="rational_quadratic", random_state=7)
+    assert sample_covariance(X).min() > 0
+    model = quietly(lambda: IKD(solver="full", kernel="rational_quadratic").fit(X))
+    assert np.abs(model.transform(X) - model.embedding_).max() < 1e-9 * np.abs(model.embedding_).max()
+
+
+def arc(step, n_points=200, n_features=50):
+    "Rows on a great circle of the standardised rows, `step` radians apart: correlated at cos(step) with the next."
+    directions = np.c_[np.ones(n_features), np.random.default_rng(1).normal(size=(n_features, 2))]
+    u, v = np.linalg.qr(directions)[0][:, 1:].T  # orthonormal and centred: standardising keeps the arc
+    angles = step * np.arange(n_points)
+    return np.cos(angles)[:, None] * u + np.sin(angles)[:, None] * v, angles
+
+
+@pytest.mark.parametrize("step", [1e-6, 2e-6])
+def test_near_copies_merge_around_a_representative_not_along_chains(step):
+    """Item 3: pairs at correlation 1 - 5e-13 (step 1e-6) were merged transitively, all 200 rows into one, and the fit
+    refused with "X has only 1 distinct rows". Each representative now takes its neighbours at most: the arc is
+    fitted (its angle recovered), in any row order."""
+    X, angles = arc(step)
+    embedding = quietly(lambda: IKD(1).fit_transform(X))
+    assert affine_r2(embedding, angles[:, None]) > 0.95
+    points = len(np.unique(embedding))
+    assert (200 // 3 <= points <= 100) if step == 1e-6 else points == 200
+    order = np.random.default_rng(0).permutation(200)
+    permuted = np.empty_like(embedding)
+    permuted[order] = quietly(lambda: IKD(1).fit_transform(X[order]))
+    assert procrustes(embedding, permuted)[2] < 1e-9
+
+
+def test_a_common_pattern_plus_a_small_signal_is_not_one_point():
+    """Item 3: rows that are a common pattern plus a signal of 1e-6 of its size chained into one point and were refused.
+    Here the signal moves along a line, 3e-5 of the pattern's size end to end: about 20 merging radii."""
+    rng = np.random.default_rng(2)
+    pattern, direction = rng.normal(size=(2, 60))
+    direction *= 1e-6 * np.linalg.norm(pattern) / np.linalg.norm(direction)
+    position = np.linspace(0, 30, 200)
+    embedding = quietly(lambda: IKD(1).fit_transform(pattern + position[:, None] * direction))
+    assert len(np.unique(embedding)) >= 10 and affine_r2(embedding, position[:, None]) > 0.95
+
+
+@pytest.mark.parametrize("rounding", ["1e-15", "float32"])
+def test_copies_up_to_rounding_still_merge(gp, rounding):
+    """Copies up to float64's rounding and up to float32's (a relative 6e-8 per entry, a correlation of 1 - 1e-15 with
+    the original) are one point for IKD: the fit with them added is the fit without them, every copy on its original."""
+    X = gp[1][:300]
+    copies = X * (1 + 1e-15) if rounding == "1e-15" else X.astype(np.float32).astype(np.float64)
+    assert np.all(np.any(copies != X, axis=1))
+    plain = quietly(lambda: IKD().fit_transform(X))
+    both = quietly(lambda: IKD().fit_transform(np.r_[X, copies]))
+    assert np.abs(both[300:] - both[:300]).max() == 0
+    assert procrustes(plain, both[:300])[2] < 1e-12

@@ -131,3 +131,86 @@ def test_the_structure_benchmark_runs_in_quick_mode(tmp_path):
     assert [r["variant"] for r in rows] == ["ikd", "pca", "umap", "umap_ikd_start"]  # the order of the benchmark's variants
     assert all(r["error"] == "" and 0.5 < float(r["trustworthiness"]) <= 1 and float(r["knn_5"]) > 0.4 for r in rows)
     assert len(list((tmp_path / "structure" / "cache").glob("*.jsonl"))) == 4
+
+
+# issue 44: the scores depend on the geometry of the data, not on its bytes; ties are ties in both spaces; sizes checked first
+DATA_TRANSFORMS = {
+    "doubled": lambda X, Z, y, rng: (2.0 * X, Z, y),
+    "tripled": lambda X, Z, y, rng: (3.0 * X, Z, y),
+    "columns permuted": lambda X, Z, y, rng: (X[:, rng.permutation(X.shape[1])], Z, y),
+    "rotated and shifted": lambda X, Z, y, rng: (X @ np.linalg.qr(rng.normal(size=(X.shape[1],) * 2))[0] + 5.0, Z, y),
+    "rows permuted": lambda X, Z, y, rng: tuple(A[order] for A, order in zip((X, Z, y), [rng.permutation(len(X))] * 3)),
+}
+
+
+@pytest.fixture(scope="module")
+def digits_scores(digits_pca):
+    X, Z, y = digits_pca
+    return {max_points: structure_scores(X, Z, y, max_points=max_points) for max_points in (150, None)}
+
+
+@pytest.mark.parametrize("max_points", [150, None])
+@pytest.mark.parametrize("transform", list(DATA_TRANSFORMS))
+def test_rescaled_rotated_or_reordered_data_give_the_same_scores(digits_pca, digits_scores, transform, max_points):
+    "The subset, the walks and the triplets were keyed by X's bytes: X * 2 moved a KL divergence by 0.076 (150 points)."
+    moved = structure_scores(*DATA_TRANSFORMS[transform](*digits_pca, np.random.default_rng(4)), max_points=max_points)
+    for name, value in digits_scores[max_points].items():
+        assert moved[name] == pytest.approx(value, abs=1e-12), name
+
+
+def test_an_exact_rotation_of_integer_data_scores_perfect(digits_pca):
+    "The digits' many tied distances come out a few units in the last place apart once rotated: steadiness read 0.991."
+    X, _, y = digits_pca
+    Q, _ = np.linalg.qr(np.random.default_rng(5).normal(size=(64, 64)))
+    scores = structure_scores(X, X @ Q, y)
+    for name, (_, _, higher_is_better) in STRUCTURE_SCORES.items():
+        assert scores[name] == pytest.approx(1.0 if higher_is_better else 0.0, abs=1e-12), name
+
+
+def test_tied_triplets_agree_only_with_tied_triplets():
+    "A unit square stretched along one side: of each anchor's three pairs, the tied one is untied in the map (2/3 agree)."
+    square = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    turn = np.array([[np.cos(0.5), np.sin(0.5)], [-np.sin(0.5), np.cos(0.5)]])
+    assert triplet_accuracy(square, square @ turn, n_triplets_per_point=5000) == 1.0
+    assert triplet_accuracy(square, square * [1.0, 2.0], n_triplets_per_point=20_000) == pytest.approx(2 / 3, abs=0.01)
+
+
+def test_on_data_without_ties_the_scores_are_zadus_own(line_of_classes):
+    "The neighbour rankings handed to ZADU equal ZADU's own where no two distances tie: the same rows give the same scores."
+    from zadu import ZADU, ExecutionConfig
+    from ikd.metrics import _content_order
+    from ikd.validation import unit_scaled
+    X, classes, _ = line_of_classes
+    Z = PCA(2).fit_transform(X)
+    ours = structure_scores(X, Z, classes, n_neighbors=7, random_state=3)
+    order = _content_order(X, Z, 3)
+    specs = [{"id": "tnc", "params": {"k": 7}}, {"id": "mrre", "params": {"k": 7}}, {"id": "snc", "params": {"random_state": 3}},
+             {"id": "srho"}]
+    theirs = {}
+    for result in ZADU(specs, unit_scaled(X[order]), execution=ExecutionConfig(backend="numpy")).measure(unit_scaled(Z[order])):
+        theirs.update(result)
+    for name, value in theirs.items(): assert ours[name] == pytest.approx(value, abs=1e-9), name
+
+
+@pytest.mark.parametrize("n_points, params, message", [
+    (3, {}, "more than 2 \\* n_neighbors = 20 points, got 3"),
+    (12, {}, "more than 2 \\* n_neighbors = 20 points, got 12 points with n_neighbors=10: give n_neighbors <= 5"),
+    (20, {}, "more than 2 \\* n_neighbors = 20 points, got 20"),
+    (100, {"max_points": 12}, "max_points must be at least 2 \\* n_neighbors \\+ 1 = 21"),
+    (100, {"max_points": 20}, "max_points must be at least 2 \\* n_neighbors \\+ 1 = 21"),
+    (100, {"max_points": 20, "n_neighbors": 12}, "max_points must be at least 2 \\* n_neighbors \\+ 1 = 25"),
+    (100, {"n_neighbors": 0}, "n_neighbors must be a positive integer"),
+    (100, {"n_neighbors": True}, "n_neighbors must be a positive integer"),
+    (100, {"n_neighbors": 2.5}, "n_neighbors must be a positive integer"),
+    (3, {"n_neighbors": 1}, "steadiness and cohesiveness found no group"),
+])
+def test_what_zadu_needs_is_checked_first_in_our_words(n_points, params, message):
+    "k < n/2 failed inside ZADU, and 3 points named walk_num_ratio, which structure_scores does not take."
+    X = np.random.default_rng(6).normal(size=(n_points, 5))
+    with pytest.raises(ValueError, match=message): structure_scores(X, X[:, :2], **params)
+
+
+@pytest.mark.parametrize("spoil, name", [(lambda X: (np.ones_like(X), X[:, :2]), "X"), (lambda X: (X, np.zeros((len(X), 2))), "Z")])
+def test_points_all_at_one_place_are_refused_by_name(spoil, name):
+    X = np.random.default_rng(7).normal(size=(50, 5))
+    with pytest.raises(ValueError, match=f"{name} puts all its points at one place"): structure_scores(*spoil(X))

@@ -1,0 +1,99 @@
+"""AnnData and scanpy in and out (issue 45): ikd.anndata.embed and ikd.compare on data shipped with scanpy."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import anndata  # the scanpy extra, pip install 'ikd[scanpy]', which the dev requirements include
+import scanpy as sc
+
+import ikd
+from ikd.anndata import data_matrix, embed
+from ikd.baselines import embed as embed_array
+from ikd.comparison import compare
+
+
+@pytest.fixture()
+def pbmc():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return sc.datasets.pbmc68k_reduced()
+
+
+@pytest.fixture()
+def krumsiek():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its cell names repeat
+        return sc.datasets.krumsiek11()
+
+
+def test_embed_writes_the_map_and_the_settings_in_place(krumsiek):
+    assert embed(krumsiek) is None
+    expected = embed_array("ikd", np.asarray(krumsiek.X), 2, random_state=0)
+    np.testing.assert_array_equal(krumsiek.obsm["X_ikd"], expected)
+    record = krumsiek.uns["ikd"]
+    assert record["params"]["n_components"] == 2 and record["params"]["method"] == "ikd"
+    assert "intrinsic dimension" in record["settings"]["description"] and len(record["eigenvalues"]) == 2
+
+
+def test_copy_key_added_layer_and_use_rep(pbmc):
+    copied = embed(pbmc, "pca", use_rep="X_pca", key_added="pca_of_pca", copy=True)
+    assert "pca_of_pca" in copied.obsm and "pca_of_pca" in copied.uns and "pca_of_pca" not in pbmc.obsm
+    # PCA of the (centred) principal components is their first two, up to sign and float32 storage
+    np.testing.assert_allclose(np.abs(copied.obsm["pca_of_pca"]), np.abs(pbmc.obsm["X_pca"][:, :2]), atol=1e-4)
+    pbmc.layers["clipped"] = np.clip(pbmc.X, 0, None)
+    embed(pbmc, layer="clipped", key_added="ikd_clipped")
+    np.testing.assert_array_equal(pbmc.obsm["ikd_clipped"], embed_array("ikd", pbmc.layers["clipped"], 2, random_state=0))
+    assert pbmc.uns["ikd_clipped"]["params"]["layer"] == "clipped"
+
+
+def test_sparse_counts_give_the_dense_map(pbmc):
+    dense = pbmc.copy()
+    dense.X = np.clip(dense.X, 0, None)
+    stored_sparse = dense.copy()
+    stored_sparse.X = sp.csr_matrix(dense.X)
+    for method in ("ikd", "pca"):
+        embed(dense, method)
+        embed(stored_sparse, method)
+        np.testing.assert_allclose(stored_sparse.obsm[f"X_{method}"], dense.obsm[f"X_{method}"], rtol=0, atol=1e-10)
+
+
+def test_scanpy_draws_the_map_and_h5ad_keeps_it(krumsiek, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    embed(krumsiek, n_neighbors=12)
+    ax = sc.pl.embedding(krumsiek, basis="ikd", color="cell_type", show=False)
+    offsets = ax.collections[0].get_offsets()
+    assert sorted(map(tuple, np.asarray(offsets))) == sorted(map(tuple, krumsiek.obsm["X_ikd"]))
+    del krumsiek.uns["highlights"]  # scanpy's own annotation of this set is keyed by integers, which .h5ad cannot store
+    krumsiek.write_h5ad(tmp_path / "k.h5ad")
+    read = anndata.read_h5ad(tmp_path / "k.h5ad")
+    np.testing.assert_array_equal(read.obsm["X_ikd"], krumsiek.obsm["X_ikd"])
+    assert read.uns["ikd"]["params"]["n_neighbors"] == 12
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda a: embed(np.ones((5, 3))), "adata must be an AnnData object, got ndarray"),
+    (lambda a: embed(a, "ikdd"), "unknown method 'ikdd'"),
+    (lambda a: embed(a, layer="counts"), "layer 'counts' is not in adata.layers"),
+    (lambda a: embed(a, use_rep="X_tsne"), "use_rep 'X_tsne' is not in adata.obsm"),
+    (lambda a: data_matrix(a, layer="x", use_rep="X_pca"), "give at most one of layer, use_rep and use_raw"),
+    (lambda a: embed(a, key_added=""), "key_added must be a non-empty string"),
+    (lambda a: compare(a, "no_such_column"), "labels 'no_such_column' is not a column of adata.obs"),
+])
+def test_bad_input_is_refused_by_name(pbmc, call, message):
+    with pytest.raises((ValueError, TypeError)) as error:
+        call(pbmc)
+    assert message in str(error.value)
+
+
+def test_compare_takes_an_anndata_and_an_obs_column(krumsiek):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from_adata = compare(krumsiek, "cell_type", methods=["ikd", "pca"], cache=False)
+        from_arrays = compare(np.asarray(krumsiek.X), krumsiek.obs["cell_type"].to_numpy(), methods=["ikd", "pca"], cache=False)
+    scores = [c for c in from_arrays.columns if c not in ("name", "skipped", "seconds", "peak_memory_mib")]
+    assert "knn_accuracy" in scores
+    np.testing.assert_array_equal(from_adata[scores].to_numpy(float), from_arrays[scores].to_numpy(float))
+    assert ikd.anndata.embed is embed
