@@ -18,7 +18,7 @@ from .solvers import ZERO_COVARIANCE, NewPoints, Solution, Solver, covariance_fl
 # %% auto #0
 __all__ = ['NEIGHBOUR_TIE', 'NEAR_COPY_CORRELATION', 'NEAR_COPY_SHARE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE',
            'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges', 'edge_weights', 'geodesic_graph',
-           'lengths_to_distances', 'choose_path', 'GeodesicSolver']
+           'linked_components', 'lengths_to_distances', 'choose_path', 'GeodesicSolver']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -119,19 +119,29 @@ def geodesic_graph(S, # (T, T) covariance or correlation
                       "cross-component covariances (a larger n_neighbors or a lower threshold avoids this)",
                       RuntimeWarning, stacklevel=2)
         link_rows, link_cols = _strongest_links(S, labels, n_comp)
-        link_rho = correlations_at(S, link_rows, link_cols)
-        blind = link_rho <= ZERO_COVARIANCE  # no positive covariance between the two components: no distance
-        if blind.any():
-            floor = covariance_floor(correlation_matrix(S), zero=ZERO_COVARIANCE)
-            link_rho = np.where(blind, floor, link_rho)
-            warnings.warn(f"{blind.sum()} of the {blind.size} pairs of components share no positive covariance, so IKD "
-                          f"can infer no distance between them; they are linked at the weakest positive correlation, "
-                          f"s0 = {floor:.3g}, as full IKD reads such pairs, and how far apart they lie is arbitrary "
-                          "(embed them separately to avoid that)", RuntimeWarning, stacklevel=2)
-        weights = edge_weights(link_rho, kernel, path)
-        W = W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
-                                  shape=(T, T))
+        W = linked_components(W, link_rows, link_cols, correlations_at(S, link_rows, link_cols), kernel, path,
+                              lambda: covariance_floor(correlation_matrix(S), zero=ZERO_COVARIANCE), "as full IKD reads such pairs")
     return W
+
+def linked_components(W, # (T, T) sparse trusted graph
+                      link_rows, link_cols, # (P,) each pair of components' strongest cross-component pair
+                      link_rho, # (P,) their correlations
+                      kernel, path:str, # the edge weights' kernel and path metric (`edge_weights`)
+                      floor, # () -> s0, the correlation that links components sharing no positive covariance
+                      floor_reason:str, # how s0 was chosen, for the warning
+                     ): # W with each link added in both directions
+    "The graph with its components linked; a pair sharing no positive covariance is linked at s0, with a warning."
+    blind = link_rho <= ZERO_COVARIANCE  # no positive covariance between the two components: no distance
+    if blind.any():
+        s0 = floor()
+        link_rho = np.where(blind, s0, link_rho)
+        warnings.warn(f"{blind.sum()} of the {blind.size} pairs of components share no positive covariance, so IKD can "
+                      f"infer no distance between them; they are linked at the weakest positive correlation, s0 = "
+                      f"{s0:.3g}, {floor_reason}, and how far apart they lie is arbitrary (embed them separately to avoid "
+                      "that)", RuntimeWarning, stacklevel=3)
+    weights = edge_weights(link_rho, kernel, path)
+    return W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
+                                 shape=W.shape)
 
 def lengths_to_distances(lengths, # path lengths from `shortest_paths`
                          kernel, # the kernel they were measured with

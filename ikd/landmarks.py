@@ -18,7 +18,7 @@ from sklearn.utils.extmath import svd_flip
 from .covariance import (COINCIDENT_CORRELATION, DenseRows, PreparedRows, as_rows, check_distinct_count,
                             check_landmark_copies, coincident_rows, mixed_bits, new_correlations, paired_products)
 from .decompose import triangulate
-from .geodesic import NEIGHBOUR_TIE, RELATE_CHUNK, GeodesicSolver, edge_weights, lengths_to_distances
+from .geodesic import NEIGHBOUR_TIE, RELATE_CHUNK, GeodesicSolver, edge_weights, lengths_to_distances, linked_components
 from .logs import stage
 from .shortest_paths import shortest_paths
 from .solvers import ZERO_COVARIANCE, NewPoints, Solution
@@ -492,17 +492,7 @@ def landmark_graph(rows, # (T, N) standardised rows
                   RuntimeWarning, stacklevel=2)
     rows = as_rows(rows)
     link_rows, link_cols, link_rho = _strongest_cross_links(rows, _unit_norms(rows), labels, n_parts)
-    blind = link_rho <= ZERO_COVARIANCE  # no positive covariance between the two components: no distance
-    if blind.any():
-        s0 = floor()
-        link_rho = np.where(blind, s0, link_rho)
-        warnings.warn(f"{blind.sum()} of the {blind.size} pairs of components share no positive covariance, so IKD "
-                      f"can infer no distance between them; they are linked at the weakest positive correlation among "
-                      f"the landmarks, s0 = {s0:.3g}, and how far apart they lie is arbitrary (embed them separately to "
-                      "avoid that)", RuntimeWarning, stacklevel=2)
-    weights = edge_weights(link_rho, kernel, path)
-    return W + sparse.csr_matrix((np.r_[weights, weights], (np.r_[link_rows, link_cols], np.r_[link_cols, link_rows])),
-                                 shape=(T, T))
+    return linked_components(W, link_rows, link_cols, link_rho, kernel, path, floor, "read among the landmarks")
 
 # %% ../nbs/landmarks.ipynb #g005
 class LandmarkGeodesicSolver(GeodesicSolver):
