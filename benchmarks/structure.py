@@ -1,4 +1,4 @@
-"""Local and global structure of every method's map, on the GP benchmark and the real data sets, with fit times.
+"""Local and global structure of every method's map, on the GP benchmark and the real data sets, with fit times: `ikd.compare` per data set.
 
 Run: python benchmarks/structure.py [--datasets gp digits coil20 qpcr] [--methods ...] [--max-rows N] [--max-points 3000]
                                     [--results-dir nbs/results] [--quick]
@@ -7,19 +7,25 @@ with l = 3 and noise sd 0.05, seed 0), digits, coil20, qpcr, and fashion_mnist_f
 where only the methods that scale run; give --datasets fashion_mnist_full mnist_full to run them). The maps have
 M = 3 on the GP benchmark (its latent dimension) and M = 2 on the real data. The data are read from the folder that
 IKD_DATA names.
-Each map is scored by `metrics.structure_scores` (pairwise scores on a seeded subset of --max-points points), 5-NN
-accuracy under the paper's unshuffled folds and under shuffled ones (real data), and the affine R^2 against the true
-latent (GP benchmark). The starting-map variants run t-SNE (openTSNE), UMAP, PaCMAP and Saul's LVM from PCA's map and
-from IKD's (IKD's defaults; its landmark fit on the 70 000-image sets) besides their own default start; on the
-70 000-image sets the structure page runs them for all but Saul's LVM (give --methods to choose).
-Each (data set, method) is one trial cached in <results-dir>/structure/cache/<data set>-<method>.jsonl, so a rerun
-resumes; its map is kept in <results-dir>/structure/embeddings/. The scores go to <results-dir>/structure.csv: the
-rows of the (data set, method) pairs run are replaced, the others kept. --max-rows N runs on a seeded subset of N rows
-(a check of the large sets at small size; give another --results-dir for it). --quick: 300 digits, four methods, in a
-temporary folder unless --results-dir names one.
+Each data set is one `ikd.compare` call over the variants below (a second call runs the starting-map variants, from the
+maps of the first): fit time, peak memory, `metrics.structure_scores` (pairwise scores on a seeded subset of
+--max-points points), the affine R^2 against the true latent (GP benchmark) and 5-NN accuracy under shuffled folds
+(compare's `knn_accuracy`, here `knn_5_shuffled`). This script adds 5-NN accuracy under the paper's unshuffled folds
+(`knn_5`), which reads the rows in their stored order. The starting-map variants run t-SNE (openTSNE), UMAP, PaCMAP and
+Saul's LVM from PCA's map and from IKD's (IKD's defaults; its landmark fit on the 70 000-image sets) besides their own
+default start; on the 70 000-image sets the structure page runs them for all but Saul's LVM (give --methods to choose).
+A variant that cannot run on a data set (compare's `skip_reason`: too many points or features, a missing package) is
+named in the log and left out of the results; one that fails is a row with its error.
+compare caches every fit and its scores in <results-dir>/structure/cache/, keyed by the data, the method, its options
+and ikd's code, so a rerun of the same code takes seconds. The scores go to <results-dir>/structure.csv: the rows of the (data set, variant) pairs run
+are replaced, the others kept; its `run` column says which rows came from compare ("compare") and which from the loop
+this script ran before (issue 45). --max-rows N runs on a seeded subset of N rows (a check of the large sets at small
+size; give another --results-dir for it). --quick: 300 digits, four methods, in a temporary folder unless
+--results-dir names one.
 Every library runs single-threaded unless OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS or NUMBA_NUM_THREADS
-say otherwise. The fit times are wall times of one fit; a method with numba code is first fitted on 200 and on 5000
-random points, so that its compilation (once per process) is not in the time.
+say otherwise. The fit times are wall times of one fit; a method with numba code is first fitted on random points of the
+data set's size class (200 rows below 4096, 5000 from there on), so that its compilation (once per process and code
+path) is not in the time.
 """
 import os
 
@@ -37,15 +43,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ikd.baselines import timed_embed
+from ikd.anndata import fit_map
+from ikd.comparison import compare, skip_reason
 from ikd.datasets import gp_observations, load_coil20, load_digits, load_fashion_mnist, load_guo_qpcr, load_mnist, ou_latent
-from ikd.experiments import GPLVM_MAX_POINTS, read_csv, run_trials, write_csv
-from ikd.metrics import STRUCTURE_SCORES, affine_r2, knn_accuracy, structure_scores
+from ikd.experiments import read_csv, write_csv
+from ikd.lvm import APPROXIMATE_ABOVE
+from ikd.metrics import STRUCTURE_SCORES, knn_accuracy
 
 ROOT = Path(__file__).resolve().parent.parent
 LARGE_DATASETS = ("fashion_mnist_full", "mnist_full")  # 70 000 points: only the methods that scale (no T x T matrix)
 MAX_LANDMARKS = 2000  # IKD's landmark fit: min(2000, T / 4) landmarks (2000 on 70 000 images, as fashion_mnist_full.py)
-GPLVM_MAX_FEATURES = 1000  # GPy's exact GPLVM costs O(T^2 N) a step: on COIL-20 (N = 16 384) one fit ran past 19 min
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ class Variant:
     "A method of `baselines.METHODS` with the settings one row of the tables names."
     method: str  # the registry key
     setting: str = ""  # what differs from the method's defaults, as the tables say it ("" for the defaults)
-    options: dict = field(default_factory=dict)  # passed to `baselines.embed`, or a function of T that returns them
+    options: dict = field(default_factory=dict)  # the method's options, or a function of T that returns them
     start: str = ""  # "pca" or "ikd": the map the method starts from ("" for its own default start)
     scales: bool = False  # runs on the 70 000-image sets
 
@@ -90,7 +97,6 @@ DATASETS = ("gp", "digits", "coil20", "qpcr", "fashion_mnist_full", "mnist_full"
 QUICK_METHODS = ("pca", "ikd", "umap", "umap_ikd_start")
 
 
-@functools.lru_cache(maxsize=1)
 def load(dataset, max_rows=None):
     "(X, labels or None, true latent or None) of a data set, on a seeded subset of `max_rows` rows in stored order."
     if dataset == "gp":
@@ -106,79 +112,104 @@ def load(dataset, max_rows=None):
     return np.asarray(X, dtype=np.float64), y, Z
 
 
-def runs_on(name, dataset, n_points, n_features):
-    "Whether variant `name` runs on this data set, of this size."
-    variant = VARIANTS[name]
-    if dataset in LARGE_DATASETS and not variant.scales: return False
-    return variant.method != "gplvm" or (n_points <= GPLVM_MAX_POINTS and n_features <= GPLVM_MAX_FEATURES)
-
-
-def start_map(dataset, name, n_components, max_rows, seed, results_dir):
-    "The starting map of a variant: PCA's or IKD's map of the same trial settings, centred and, for openTSNE, scaled as openTSNE scales its own PCA start."
-    variant = VARIANTS[name]
-    X = load(dataset, max_rows)[0]
-    source = "pca" if variant.start == "pca" else ("ikd_landmarks" if dataset in LARGE_DATASETS else "ikd")
-    path = embedding_path(results_dir, dataset, source, max_rows)
-    U = np.load(path).astype(np.float64) if path.exists() else timed_embed(
-        source, X, n_components, random_state=seed, **resolved_options(source, len(X)))[0]
-    U = U - U.mean(0)
-    if variant.method == "opentsne":
-        from openTSNE.initialization import rescale
-        U = rescale(U)  # UMAP and PaCMAP rescale a given start themselves
-    return U
-
-
-def resolved_options(name, n_points):
+def options_of(name, n_points):
+    "The options variant `name` runs with on `n_points` points (its starting map aside)."
     options = VARIANTS[name].options
     return options(n_points) if callable(options) else dict(options)
 
 
-def embedding_path(results_dir, dataset, name, max_rows):
-    return Path(results_dir) / "structure" / "embeddings" / f"{dataset}{'' if max_rows is None else f'-{max_rows}'}-{name}.npy"
+def start_source(name, dataset):
+    "The variant whose map variant `name` starts from: PCA, or IKD (its landmark fit on the 70 000-image sets)."
+    return "pca" if VARIANTS[name].start == "pca" else ("ikd_landmarks" if dataset in LARGE_DATASETS else "ikd")
 
 
-# methods with numba code, compiled at a process's first call of each code path: UMAP takes one path below 4096 rows
-# (exact neighbours) and another from there on (pynndescent, which the 70 000-image fits run), so it is warmed on both
+def start_map(name, source_map):
+    "A variant's starting map from its source's map: centred and, for openTSNE, scaled as openTSNE scales its own PCA start."
+    U = source_map - source_map.mean(0)
+    if VARIANTS[name].method == "opentsne":
+        from openTSNE.initialization import rescale
+        U = rescale(U)  # UMAP, PaCMAP and the LVM rescale a given start themselves
+    return U
+
+
+# methods with numba code, compiled at a process's first call of each code path. UMAP takes one path below 4096 rows
+# (exact neighbours) and another from there on (pynndescent); Saul's LVM compiles only its approximate neighbour search,
+# which it runs above `lvm.APPROXIMATE_ABOVE` rows. Numba compiles per array type, not per shape or map dimension, so
+# one warm-up on random points of the size class a data set falls in serves every fit of that class.
 COMPILED = ("umap", "pacmap", "trimap", "saul_lvm")
-WARM_UP_ROWS = (200, 5000)
-# Saul's LVM compiles only its approximate neighbour search (pynndescent, above 40 000 rows): asked for it, with two EM
-# iterations (numpy code, nothing to compile; 400 on random points took minutes)
+EXACT_NEIGHBOURS_BELOW = 4096  # UMAP's switch to pynndescent
+# Saul's LVM is asked for its approximate search, with two EM iterations (numpy code, nothing to compile)
 WARM_UP_OPTIONS = {"saul_lvm": {"neighbors": "approximate", "max_iter": 2}}
 
 
+def warm_up(method, n_points):
+    "Fit a compiled method on random points on the code path a fit on `n_points` takes, so that its timed fit does not pay numba's compilation."
+    if method not in COMPILED or (method == "saul_lvm" and n_points <= APPROXIMATE_ABOVE): return
+    warm_up_on(method, 200 if n_points < EXACT_NEIGHBOURS_BELOW else 5000)
+
+
 @functools.cache
-def warm_up(method, n_components):
-    "Fit a compiled method on random points of both sizes, so that the timed fit does not pay numba's compilation."
-    if method not in COMPILED: return
-    for rows in WARM_UP_ROWS:
-        timed_embed(method, np.random.default_rng(0).normal(size=(rows, 10)), n_components, random_state=0,
-                    **WARM_UP_OPTIONS.get(method, {}))
+def warm_up_on(method, n_rows):
+    fit_map(method, np.random.default_rng(0).normal(size=(n_rows, 10)), 2, 0, **WARM_UP_OPTIONS.get(method, {}))
 
 
-def trial(dataset, method, n_components, max_rows, max_points, seed, results_dir):
-    "Embed one data set with one variant, keep the map, and score it: one result row."
+def compared(X, y, Z, rows, n_components, max_points, seed, cache):
+    "`ikd.compare` over {row name: (method key, options)}, the compiled methods warmed up first."
+    for key, _ in rows.values(): warm_up(key, len(X))
+    return compare(X, y, methods=rows, n_components=n_components, latent=Z, random_state=seed, max_points=max_points,
+                   cache=cache, progress=False)
+
+
+def result_rows(table, names, dataset, y, settings):
+    "The CSV rows of variants `names` from a compare table: its scores, and 5-NN accuracy under the paper's folds."
+    rows = []
+    for name in names:
+        record, variant = table.loc[name], VARIANTS[name]
+        ran = not record["skipped"]
+        U = table.maps.get(name)
+        row = {"dataset": dataset, "method": variant.method, **settings, "seconds": record["seconds"] if ran else np.nan,
+               "peak_memory_mib": record["peak_memory_mib"] if ran else np.nan, "error": record["skipped"],
+               "knn_5": knn_accuracy(U, y, 5, folds="paper") if ran and y is not None else np.nan,
+               "knn_5_shuffled": record.get("knn_accuracy", np.nan) if ran else np.nan,
+               "r2": record.get("r2", np.nan) if ran else np.nan,
+               **{score: record[score] if ran else np.nan for score in STRUCTURE_SCORES},
+               "setting": variant.setting, "variant": name, "run": "compare"}
+        rows.append({k: float(v) if isinstance(v, np.floating) else v for k, v in row.items()})
+    return rows
+
+
+def run_dataset(dataset, names, max_rows, max_points, cache, seed=0):
+    "The result rows of variants `names` on one data set: one compare call for the own-start variants, one for the started ones."
     X, y, Z = load(dataset, max_rows)
-    variant = VARIANTS[method]
-    options = resolved_options(method, len(X))
-    if variant.start: options[START_OPTION[variant.method]] = start_map(dataset, method, n_components, max_rows, seed, results_dir)
-    if variant.method == "opentsne" and n_components > 2: options["negative_gradient_method"] = "bh"  # FFT: 1-2 dims only
-    try:
-        warm_up(variant.method, n_components)
-        U, seconds = timed_embed(variant.method, X, n_components, random_state=seed, **options)
-        error = "" if np.all(np.isfinite(U)) else "non-finite embedding"
-    except Exception as failure:  # recorded in the results, not hidden
-        U, seconds, error = None, float("nan"), f"{type(failure).__name__}: {str(failure)[:200]}"
-    row = {"n_points": len(X), "seconds": seconds, "error": error}
-    if error:
-        return [{**row, "knn_5": float("nan"), "knn_5_shuffled": float("nan"), "r2": float("nan"),
-                 **{score: float("nan") for score in STRUCTURE_SCORES}}]
-    path = embedding_path(results_dir, dataset, method, max_rows)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, U.astype(np.float32))
-    knn = {"knn_5": float("nan"), "knn_5_shuffled": float("nan")} if y is None else {
-        "knn_5": knn_accuracy(U, y, 5, folds="paper"), "knn_5_shuffled": knn_accuracy(U, y, 5, folds="shuffled")}
-    return [{**row, **knn, "r2": float("nan") if Z is None else affine_r2(U, Z),
-             **structure_scores(X, U, y, max_points=max_points, random_state=seed)}]
+    n_components = 3 if dataset == "gp" else 2
+    runnable = []
+    for name in names:
+        reason = skip_reason(VARIANTS[name].method, *X.shape, options_of(name, len(X)))
+        if dataset in LARGE_DATASETS and not VARIANTS[name].scales: reason = "runs on the 70 000-image sets only where it scales"
+        if reason: print(f"{dataset:>20s} {name:>22s} skipped: {reason}", flush=True)
+        else: runnable.append(name)
+    started = [name for name in runnable if VARIANTS[name].start]
+    own = [name for name in runnable if not VARIANTS[name].start]
+    sources = list(dict.fromkeys(start_source(name, dataset) for name in started))
+    first = {name: (VARIANTS[name].method, options_of(name, len(X))) for name in dict.fromkeys(own + sources)}
+    settings = dict(n_components=n_components, max_rows=max_rows, max_points=max_points, seed=seed, n_points=len(X))
+    table = compared(X, y, Z, first, n_components, max_points, seed, cache)
+    rows = result_rows(table, own, dataset, y, settings)
+    if started:
+        second = {name: (VARIANTS[name].method, {**options_of(name, len(X)), START_OPTION[VARIANTS[name].method]:
+                                                 start_map(name, table.maps[start_source(name, dataset)])})
+                  for name in started}
+        rows += result_rows(compared(X, y, Z, second, n_components, max_points, seed, cache), started, dataset, y, settings)
+    for row in rows: print(f"{dataset:>20s} {row['variant']:>22s} {row['seconds']:8.1f} s {row['error']}", flush=True)
+    return rows
+
+
+def merged(kept, rows):
+    "Kept and new rows in the benchmark's order, every row with every column (a kept row of the earlier loop has no peak memory)."
+    columns = list(dict.fromkeys(key for row in rows + kept for key in row))
+    fill = {"run": "own loop before compare"}
+    ordered = sorted(kept + rows, key=lambda r: (DATASETS.index(r["dataset"]), list(VARIANTS).index(r["variant"])))
+    return [{column: row.get(column, fill.get(column, np.nan)) for column in columns} for row in ordered]
 
 
 def main():
@@ -194,24 +225,13 @@ def main():
         args.datasets, args.methods, args.max_rows = ["digits"], list(QUICK_METHODS), 300
         if args.results_dir == parser.get_default("results_dir"): args.results_dir = tempfile.mkdtemp(prefix="ikd_structure_")
     warnings.simplefilter("ignore")  # the methods' own warnings (disconnected graphs, convergence) would bury the table
+    cache, csv = Path(args.results_dir) / "structure" / "cache", Path(args.results_dir) / "structure.csv"
     rows = []
-    for dataset in args.datasets:
-        X, _, _ = load(dataset, args.max_rows)
-        n_components = 3 if dataset == "gp" else 2
-        # the start maps' sources first, so that the starting-map variants read their kept maps
-        names = sorted((m for m in args.methods if runs_on(m, dataset, *X.shape)), key=lambda m: bool(VARIANTS[m].start))
-        for name in names:
-            settings = dict(dataset=dataset, method=name, n_components=n_components, max_rows=args.max_rows,
-                            max_points=args.max_points, seed=0)
-            cached = run_trials(f"{dataset}-{name}", [settings], functools.partial(trial, results_dir=args.results_dir),
-                                results_dir=Path(args.results_dir) / "structure", verbose=False)
-            variant = VARIANTS[name]
-            rows += [{**row, "method": variant.method, "setting": variant.setting, "variant": name} for row in cached]
-            print(f"{dataset:>20s} {name:>18s} {cached[0]['seconds']:8.1f} s {cached[0]['error']}", flush=True)
-    csv = Path(args.results_dir) / "structure.csv"
-    run = {(r["dataset"], r["variant"]) for r in rows}
-    kept = [r for r in read_csv(csv) if (r["dataset"], r["variant"]) not in run] if csv.exists() else []
-    write_csv(sorted(kept + rows, key=lambda r: (DATASETS.index(r["dataset"]), list(VARIANTS).index(r["variant"]))), csv)
+    for dataset in args.datasets:  # the file is rewritten after each data set: a long run stopped midway keeps what it did
+        rows += run_dataset(dataset, args.methods, args.max_rows, args.max_points, cache)
+        run = {(r["dataset"], r["variant"]) for r in rows}
+        kept = [r for r in read_csv(csv) if (r["dataset"], r["variant"]) not in run] if csv.exists() else []
+        write_csv(merged(kept, rows), csv)
     shown = ["seconds", "knn_5", "r2", "trustworthiness", "continuity", "steadiness", "cohesiveness", "spearman_rho",
              "triplet_accuracy", "centroid_rank_correlation"]
     table = pd.DataFrame(rows).set_index(["dataset", "variant"])[shown]

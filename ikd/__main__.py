@@ -287,7 +287,8 @@ def run_comparison(X, y=None, # data and optional labels
     from ikd.comparison import compare, plot_comparison
     keys = methods if methods in ("default", "all") else [key.strip() for key in methods.split(",") if key.strip()]
     options = {key: value for key, value in (ikd_options or {}).items() if value is not None}
-    table = compare(X, y, methods=keys, n_components=n_components, options={"ikd": options},
+    compares_ikd = keys in ("default", "all") or "ikd" in keys  # IKD's options go to IKD only when it is compared
+    table = compare(X, y, methods=keys, n_components=n_components, options={"ikd": options} if compares_ikd else None,
                     random_state=options.get("random_state") or 0)
     print(f"{name}: {X.shape[0]} points x {X.shape[1]} features, M = {n_components}")
     print(table.drop(columns="name").round(3).to_string())

@@ -4,7 +4,9 @@
 
 # %% ../nbs/anndata.ipynb #422dd9e3
 from __future__ import annotations
+import logging
 import sys
+from contextlib import contextmanager
 from numbers import Integral
 
 import numpy as np
@@ -14,7 +16,7 @@ from .baselines import METHODS, embed as embed_array
 from .estimator import IKD
 
 # %% auto #0
-__all__ = ['SPARSE_METHODS', 'DENSE_LIMIT', 'is_anndata', 'data_matrix', 'fit_map', 'embed']
+__all__ = ['SPARSE_METHODS', 'DENSE_LIMIT', 'is_anndata', 'data_matrix', 'pacmap_seed_note_dropped', 'fit_map', 'embed']
 
 # %% ../nbs/anndata.ipynb #addf514b
 SPARSE_METHODS = ("ikd",)  # registry methods that take a SciPy sparse X as it is; the others get a dense copy
@@ -56,6 +58,16 @@ def data_matrix(adata, # an AnnData object
     return np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X)
 
 # %% ../nbs/anndata.ipynb #b850ef97
+def _not_a_seed_note(record): return not record.getMessage().startswith("Warning: random state is")
+
+@contextmanager
+def pacmap_seed_note_dropped():
+    "Within this block PaCMAP's logger drops its note that a seed was set (or removed); its other messages pass."
+    logger = logging.getLogger("pacmap.pacmap")
+    logger.addFilter(_not_a_seed_note)
+    try: yield
+    finally: logger.removeFilter(_not_a_seed_note)
+
 def fit_map(method:str, # a key of `baselines.METHODS`
             X, # (T, N) dense array or SciPy sparse matrix
             n_components:int, # M
@@ -63,6 +75,9 @@ def fit_map(method:str, # a key of `baselines.METHODS`
             **options, # passed to the method
            ): # (T, M) map
     "`baselines.embed` for dense or sparse `X`: IKD takes a sparse X as it is, every other method a dense copy."
+    with pacmap_seed_note_dropped(): return _fit_map(method, X, n_components, random_state, options)
+
+def _fit_map(method, X, n_components, random_state, options):
     if not sparse.issparse(X) or method not in METHODS: return embed_array(method, X, n_components, random_state, **options)
     if method in SPARSE_METHODS:
         if not np.all(np.isfinite(X.data)): raise ValueError("X contains NaN or infinite values")

@@ -4,6 +4,7 @@
 
 # %% ../nbs/compare.ipynb #89e666ee
 from __future__ import annotations
+import functools
 import hashlib
 import importlib.util
 import os
@@ -27,7 +28,8 @@ except ImportError: raise ImportError("ikd.compare needs pandas: pip install 'ik
 
 # %% auto #0
 __all__ = ['DEFAULT_METHODS', 'PACKAGES', 'MAX_POINTS', 'GPLVM_MAX_FEATURES', 'COST_COLUMNS', 'SCORE_NAMES', 'skip_reason',
-           'memory_measure', 'measured_call', 'default_cache_dir', 'Comparison', 'compare', 'ranks', 'plot_comparison']
+           'memory_measure', 'measured_call', 'source_hash', 'code_fingerprint', 'default_cache_dir', 'Comparison',
+           'compare', 'ranks', 'plot_comparison', 'save_comparison', 'load_comparison']
 
 # %% ../nbs/compare.ipynb #3b92fbf5
 DEFAULT_METHODS = ("ikd", "pca", "isomap", "le", "mds", "lle", "tsne", "umap", "pacmap", "trimap", "saul_lvm")
@@ -80,8 +82,20 @@ def measured_call(function, *args, **kwargs): # (function's result, wall seconds
     finally:
         if not already_tracing: tracemalloc.stop()
 
-def _fit(method, X, n_components, random_state, options, version):
-    "One measured fit: (map, wall seconds, peak bytes). `version`, the ikd release, keys the cache."
+def source_hash(folder) -> str:
+    "A hash of the names and contents of the Python files in `folder`."
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+@functools.cache
+def code_fingerprint() -> str:
+    "The ikd release and a hash of its sources, computed once per process: it keys the cache, so that no change of the code is served a map or a score the old code made."
+    return f"{__version__}+{source_hash(Path(importlib.util.find_spec('ikd').origin).parent)}"
+
+def _fit(method, X, n_components, random_state, options, code):
+    "One measured fit: (map, wall seconds, peak bytes). `code`, the `code_fingerprint`, keys the cache."
     return measured_call(fit_map, method, X, n_components, random_state, **options)
 
 def _cached(function, cache):
@@ -115,8 +129,8 @@ def _content_order(X, Z):
     keys = np.array([int.from_bytes(hashlib.blake2b(row, digest_size=8).digest(), "big") for row in rows], dtype=np.uint64)
     return np.lexsort((*Z.T[::-1], keys))
 
-def _scores(X, Z, labels, latent, n_neighbors, max_points, random_state):
-    "Every score of one map: structure scores, affine R^2 (with a latent) and 5-NN accuracy (with labels)."
+def _scores(X, Z, labels, latent, n_neighbors, max_points, random_state, code):
+    "Every score of one map: structure scores, affine R^2 (with a latent) and 5-NN accuracy (with labels); `code` keys the cache."
     n_classes = 0 if labels is None else len(np.unique(labels))
     dense = X.toarray() if sparse.issparse(X) else X
     scores = structure_scores(dense, Z, labels if n_classes >= 3 else None, n_neighbors=n_neighbors,
@@ -139,6 +153,11 @@ class Comparison(pd.DataFrame):
 
     @property
     def _constructor(self): return Comparison
+
+def _directions(columns):
+    "{score or cost column: whether higher is better} for the columns of a `compare` table."
+    return {**{c: True for c in ("r2", "knn_accuracy") if c in columns},
+            **{k: higher for k, (_, _, higher) in STRUCTURE_SCORES.items()}, **COST_COLUMNS}
 
 def _method_rows(methods, options):
     "{row name: (method key, options)} from compare's `methods` and `options`."
@@ -235,7 +254,7 @@ def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an
         record = {"method": name, "name": METHODS[key].name if name == key else name}
         if not reason:
             try:
-                Z, seconds, peak = fit(key, X, n_components, random_state, method_options, __version__)
+                Z, seconds, peak = fit(key, X, n_components, random_state, method_options, code_fingerprint())
                 Z = np.ascontiguousarray(Z, dtype=np.float64)  # one memory layout, fresh or cached: one cache key for its scores
                 if not np.all(np.isfinite(Z)): reason = "its map has NaN or infinite values"
             except Exception as failure:  # one method's failure is a row of the table, not the end of the comparison
@@ -243,14 +262,13 @@ def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an
         if reason: records.append({**record, "skipped": reason}); continue
         maps[name] = Z
         records.append({**record, "seconds": seconds, "peak_memory_mib": peak / 2 ** 20,
-                        **score(X, Z, labels, latent, n_neighbors, max_points, random_state), "skipped": ""})
+                        **score(X, Z, labels, latent, n_neighbors, max_points, random_state, code_fingerprint()), "skipped": ""})
     bar.close()
     columns = ["name", *COST_COLUMNS, *(["r2"] if latent is not None else []),
                *(["knn_accuracy"] if labels is not None and len(np.unique(labels)) >= 2 else []), *STRUCTURE_SCORES, "skipped"]
     table = Comparison(pd.DataFrame.from_records(records, columns=["method", *columns]).set_index("method"))
     table["skipped"] = table["skipped"].fillna("")
-    table.attrs["higher_is_better"] = {**{c: True for c in ("r2", "knn_accuracy") if c in columns},
-                                       **{k: higher for k, (_, _, higher) in STRUCTURE_SCORES.items()}, **COST_COLUMNS}
+    table.attrs["higher_is_better"] = _directions(columns)
     table.attrs["peak_memory"] = memory_measure()
     table.maps, table.labels = maps, labels
     return table
@@ -313,3 +331,31 @@ def plot_comparison(table, # a `compare` table (it carries the maps and labels)
     ax.set_yticks(range(len(rank)), [table.loc[name, "name"] for name in rank.index], fontsize=8)
     ax.set_title("rank on each score (1 = best; equal to 3 decimals, equal rank)", fontsize=9)
     return fig
+
+# %% ../nbs/compare.ipynb #b8d2f1e3
+def save_comparison(table, # a `compare` table
+                    path, # where to write: `path` with the suffix .csv (the table) and .npz (its maps and labels)
+                   ):
+    "Write a `compare` table and the maps and labels it carries, for `load_comparison`."
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(table).to_csv(path.with_suffix(".csv"))
+    labels = getattr(table, "labels", None)
+    kept = {} if labels is None else {"labels": labels.astype(str) if labels.dtype == object else labels}
+    np.savez_compressed(path.with_suffix(".npz"), peak_memory=table.attrs.get("peak_memory", ""), **kept,
+                        **{f"map {name}": Z for name, Z in getattr(table, "maps", {}).items()})
+
+def load_comparison(path, # what `save_comparison` was given
+                   ) -> Comparison: # the table, carrying its maps and labels
+    "A `compare` table written by `save_comparison`."
+    path = Path(path)
+    frame = pd.read_csv(path.with_suffix(".csv"), index_col="method", keep_default_na=False, na_values=[""],
+                        float_precision="round_trip")  # every digit written, every digit read
+    frame["skipped"] = frame["skipped"].fillna("")
+    table = Comparison(frame)
+    with np.load(path.with_suffix(".npz")) as kept:
+        table.maps = {key.removeprefix("map "): kept[key] for key in kept.files if key.startswith("map ")}
+        table.labels = kept["labels"] if "labels" in kept.files else None
+        table.attrs["peak_memory"] = str(kept["peak_memory"])
+    table.attrs["higher_is_better"] = _directions(table.columns)
+    return table

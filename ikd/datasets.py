@@ -16,8 +16,8 @@ from .kernels import get_kernel
 
 # %% auto #0
 __all__ = ['SOURCES', 'medium_latent', 'hard_latent', 'easy_latent', 'ou_latent', 'gp_observations', 'sinusoidal_observations',
-           'bump_observations', 'sparse_observations', 'data_path', 'load_guo_qpcr', 'load_digits', 'load_coil20',
-           'load_mnist', 'load_fashion_mnist']
+           'bump_observations', 'random_feature_observations', 'sparse_observations', 'data_path', 'load_guo_qpcr',
+           'load_digits', 'load_coil20', 'load_mnist', 'load_fashion_mnist']
 
 # %% ../nbs/datasets.ipynb #c005
 def medium_latent(n_points:int=100, # T
@@ -104,6 +104,30 @@ def bump_observations(Z, # (T, 2) latent
     centres = np.column_stack([rng.choice(grid, n_features), rng.choice(grid, n_features)])
     sq = ((np.asarray(Z)[:, None, :] - centres[None, :, :]) ** 2).sum(-1)
     return 20 * np.exp(-sq) + noise * rng.standard_normal(sq.shape)
+
+# %% ../nbs/datasets.ipynb #7ebb6742
+def random_feature_observations(Z, # (T, M) latent
+                                n_features:int, # N, number of independent (approximate) GP draws
+                                lengthscale:float=3.0, # l of the squared-exponential kernel
+                                n_random_features:int=2000, # R: the kernel's error falls as 1/sqrt(R)
+                                noise:float=0.0, # standard deviation of the added Gaussian noise
+                                random_state=None, # seed
+                                block:int=65536, # rows made at a time
+                               ): # (T, N) observations
+    "Approximate squared-exponential GP draws $\\boldsymbol\\Phi(\\mathbf Z)\\mathbf A$ by random Fourier features, built block by block."
+    rng = check_random_state(random_state)
+    Z = np.asarray(Z, dtype=np.float64).reshape(len(Z), -1)
+    frequencies = rng.standard_normal((Z.shape[1], n_random_features)) / lengthscale
+    phases = rng.uniform(0, 2 * np.pi, n_random_features)
+    loadings = rng.standard_normal((n_random_features, n_features)) * np.sqrt(2 / n_random_features)
+    noise_seed = int(rng.randint(2**31))
+    X = np.empty((len(Z), n_features))
+    for start in range(0, len(Z), block):
+        rows = slice(start, start + block)
+        X[rows] = np.cos(Z[rows] @ frequencies + phases) @ loadings
+        if noise > 0:  # each block's noise from its own stream, so the rows do not depend on the block size
+            X[rows] += noise * np.random.default_rng([noise_seed, start]).standard_normal(X[rows].shape)
+    return X
 
 # %% ../nbs/datasets.ipynb #c014
 def sparse_observations(Z, # (T, M) latent

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import ArpackError, eigsh
+from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
 from sklearn.utils import check_random_state
 
 from .covariance import ROW_BLOCK, check_covariance
@@ -20,8 +20,8 @@ from .solvers import ZERO_COVARIANCE, covariance_floor, floored_distances
 from .validation import fixed_seed
 
 # %% auto #0
-__all__ = ['LAPACK_MAX_POINTS', 'top_eigenpairs', 'Decomposition', 'decompose', 'decompose_distances', 'principal_axes',
-           'triangulate']
+__all__ = ['LAPACK_MAX_POINTS', 'BAND_BYTES', 'dense_problem', 'top_eigenpairs', 'Decomposition', 'decompose', 'gram_operator',
+           'decompose_distances', 'principal_axes', 'triangulate']
 
 # %% ../nbs/decompose.ipynb #c006
 def _lapack_top(G, n_components):
@@ -39,18 +39,26 @@ def _fixed_signs(columns): # each column flipped so that its largest-magnitude e
 
 LAPACK_MAX_POINTS = 200  # up to this T LAPACK's dense solver is exact and takes milliseconds: ARPACK would save nothing
 
-def top_eigenpairs(G, # symmetric (T, T) matrix
+def dense_problem(n_points:int, # T
+                  n_components:int, # M
+                 ) -> bool:
+    "Whether LAPACK's dense solver takes the problem: few points, or $M$ so close to $T$ that Lanczos would be the dense problem, slower."
+    # ARPACK's Lanczos basis holds 2M + 1 vectors (scipy's default): from M = T/2 on it is the dense problem, done slower
+    return n_points <= LAPACK_MAX_POINTS or n_components >= n_points // 2
+
+def top_eigenpairs(G, # symmetric (T, T) matrix, or a `LinearOperator` with `dense`
                    n_components:int, # M
                    random_state=None, # seed of ARPACK's starting vector (None: a fixed one)
+                   dense=None, # () -> G as an array, for LAPACK, when G is an operator
                   ): # (eigenvalues (M,) descending, eigenvectors (T, M) with fixed signs)
     "The `n_components` largest (algebraic) eigenpairs of `G`."
     T = G.shape[0]
-    # ARPACK's Lanczos basis holds 2M + 1 vectors (scipy's default): from M = T/2 on it is the dense problem, done slower
-    if T <= LAPACK_MAX_POINTS or n_components >= T // 2: values, vectors = _lapack_top(G, n_components)
+    as_array = (lambda: G) if dense is None else dense
+    if dense_problem(T, n_components): values, vectors = _lapack_top(as_array(), n_components)
     else:
         v0 = check_random_state(fixed_seed(random_state)).uniform(-1, 1, T)
         try: values, vectors = eigsh(G, k=n_components, which="LA", v0=v0)
-        except ArpackError: values, vectors = _lapack_top(G, n_components)
+        except ArpackError: values, vectors = _lapack_top(as_array(), n_components)
     order = np.argsort(values)[::-1]
     return values[order], _fixed_signs(vectors[:, order])
 
@@ -91,27 +99,83 @@ def decompose(S, # (T, T) covariance or correlation matrix between points
     D = floored_distances(S, kern, covariance_floor(S, zero=ZERO_COVARIANCE * variance))
     return decompose_distances(D, n_components, reference=reference, variance=variance, random_state=random_state)
 
-def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances
+BAND_BYTES = 1 << 20  # a pass over a T x T matrix converts or centres this many bytes of float64 rows at a time (small
+                     # enough that BLAS runs each band on one thread: on a busy machine threaded products of larger bands stalled)
+
+def _band_rows(n_points): return max(1, BAND_BYTES // (8 * n_points))
+
+def _centring(D, # (T, T) squared distances, float32 or float64
+              reference, # an index or "centroid"
+             ): # (a, b, s): g(D) = -(D - a 1^T - 1 b^T + s) / 2
+    "The rank-one terms of Eq. 4: row means, column means and their mean for the centroid; the reference's column and row otherwise."
+    if reference == "centroid":
+        a, b = D.mean(axis=1, dtype=np.float64), D.mean(axis=0, dtype=np.float64)  # summed in float64 whatever D holds
+        return a, b, float(a.mean())
+    return D[:, reference].astype(np.float64), D[reference].astype(np.float64), 0.0
+
+def _times(D, V): # (T, k) D V, summed in float64
+    if D.dtype == np.float64: return D @ V
+    rows = _band_rows(len(D))
+    band, out = np.empty((rows, D.shape[1])), np.empty((len(D), V.shape[1]))
+    for start in range(0, len(D), rows):  # float32 storage, float64 sums: the product rounds no more than D is rounded
+        stop = min(start + rows, len(D))
+        np.copyto(band[:stop - start], D[start:stop])
+        np.dot(band[:stop - start], V, out=out[start:stop])
+    return out
+
+def gram_operator(D, # (T, T) squared distances, float32 or float64; only read
+                  reference, # an index or "centroid"
+                  centring=None, # `_centring(D, reference)`, if already computed
+                 ) -> LinearOperator: # g(D) applied to vectors, never formed
+    "$g(\\hat{\\mathbf D})$ as a linear operator: $\\hat{\\mathbf D}\\mathbf V$ and the centring's rank-one terms, with no $T\\times T$ copy."
+    a, b, s = _centring(D, reference) if centring is None else centring
+    def product(V):
+        V = np.asarray(V, dtype=np.float64).reshape(len(D), -1)
+        totals = V.sum(axis=0)
+        return -0.5 * (_times(D, V) - np.outer(a, totals) - (b @ V - s * totals)[None, :])
+    return LinearOperator(D.shape, matvec=product, matmat=product, dtype=np.float64)
+
+def _squared_norm(D, a, b, s, reference): # ||g(D)||_F^2
+    T, rows = len(D), _band_rows(len(D))
+    if reference == "centroid":  # ||D||_F^2 less the means' share: one product, no centred copy
+        squares = (np.vdot(D, D) if D.dtype == np.float64 else
+                   sum(np.vdot(band, band) for band in (D[start:start + rows].astype(np.float64) for start in range(0, T, rows))))
+        return 0.25 * max(squares - T * (a @ a) - T * (b @ b) + T * T * s * s, 0.0)
+    total = 0.0
+    for start in range(0, T, rows):  # a band of rows of g(D) at a time
+        band = D[start:start + rows].astype(np.float64)
+        band -= a[start:start + rows, None]
+        band -= b
+        band += s
+        total += np.vdot(band, band)
+    return 0.25 * total
+
+def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances (float64, or float32 to halve the memory)
                         n_components:int, # latent dimension M
                         reference="min_max", # reference rule or index
                         variance:float=1.0, # marginal variance, recorded in the result
                         random_state=None, # seed of the eigensolver's start vector
-                        overwrite:bool=False, # let g(D) take D's memory (D is garbage afterwards)
+                        overwrite:bool=False, # D may be overwritten (LAPACK's dense problem then forms g(D) in its memory)
                        ) -> Decomposition:
     "Steps 3–4 of IKD on an already estimated distance matrix: reference point, $g(\\hat{\\mathbf D})$, top-$M$ eigenpairs."
-    if not all(np.isfinite(D[start:start + ROW_BLOCK]).all() for start in range(0, len(D), ROW_BLOCK)):
+    rows = _band_rows(len(D))
+    if not all(np.isfinite(D[start:start + rows]).all() for start in range(0, len(D), rows)):
         raise ValueError("the distance matrix must be finite")
-    if not any(np.any(D[start:start + ROW_BLOCK] > 0) for start in range(0, len(D), ROW_BLOCK)):
+    if not any(np.any(D[start:start + rows] > 0) for start in range(0, len(D), rows)):
         raise ValueError("every estimated distance is 0, so the embedding would be a single point: the points that covary "
                          "positively are all copies of one another (correlation 1) and nothing relates the groups")
     r = choose_reference(D, reference)
-    reference_distances = D.mean(axis=0) if r == "centroid" else D[r].copy()
-    G = gram(D, r, overwrite=overwrite)
-    values, vectors = top_eigenpairs(G, n_components, random_state)
+    a, b, s = _centring(D, r)
+    reference_distances = b  # the column means of D for the centroid, D[r] otherwise: what `triangulate` needs
+    total = _squared_norm(D, a, b, s, r)  # before LAPACK's fallback may overwrite D
+    # Lanczos needs only products with g(D): D is read as it is, never copied, centred or converted as a whole
+    dense = lambda: gram(np.asarray(D, dtype=np.float64), r, overwrite=overwrite)
+    G = dense() if dense_problem(len(D), n_components) else gram_operator(D, r, (a, b, s))
+    values, vectors = top_eigenpairs(G, n_components, random_state, dense=None if isinstance(G, np.ndarray) else dense)
     if values[-1] < 0:
         warnings.warn(f"only {int(np.sum(values > 0))} of the top {n_components} eigenvalues of g(D) are positive; "
                       "the others are set to 0 (Eq. 9 keeps positive eigenvalues only)", RuntimeWarning, stacklevel=2)
-    ratio = _explained_variance_ratio(values, np.vdot(G, G))  # vdot: the squared Frobenius norm, without forming G * G
+    ratio = _explained_variance_ratio(values, total)
     values = np.clip(values, 0, None)
     return Decomposition(vectors * np.sqrt(values), values, ratio, r, variance, reference_distances)
 

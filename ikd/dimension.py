@@ -15,8 +15,8 @@ from .solvers import ZERO_COVARIANCE
 from .validation import fixed_seed
 
 # %% auto #0
-__all__ = ['NOISE_TOLERANCE', 'NOISE_REACH', 'noise_blurred_excess', 'noise_extreme', 'DimensionReading', 'dimension_reading',
-           'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
+__all__ = ['NOISE_TOLERANCE', 'NOISE_REACH', 'STRONGEST_KEPT', 'noise_blurred_excess', 'noise_extreme', 'DimensionReading',
+           'dimension_reading', 'intrinsic_dimension', 'ball_growth', 'doubling_dimension']
 
 # %% ../nbs/dimension.ipynb #n001
 NOISE_TOLERANCE = 1 / 3  # epsilon: a pair is trusted where noise is predicted to scatter its excess by at most this share
@@ -49,9 +49,12 @@ def _check_square(S):
         raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
 
-def _asymmetry(rows, columns, own_rows, own_columns): # largest |s_ij - s_ji| / sqrt(s_ii s_jj) over finite pairs
+def _asymmetry(rows, columns, own_rows, own_columns): # largest |s_ij - s_ji| / sqrt(s_ii s_jj) over finite pairs, or a bound below the tolerance
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # NaN and infinite entries are refused by name later
         gap = np.abs(rows - columns)
+        # the largest gap over the smallest variances bounds every ratio: a symmetric band needs no division (NaN fails here)
+        bound = gap.max(initial=0.0) / np.sqrt(np.abs(own_rows).min(initial=np.inf) * np.abs(own_columns).min(initial=np.inf))
+        if bound <= COVARIANCE_TOLERANCE: return float(bound)
         gap /= np.sqrt(np.abs(own_rows))[:, None]
         gap /= np.sqrt(np.abs(own_columns))[None, :]
     if np.isfinite(rows).all() and np.isfinite(columns).all(): return float(gap.max(initial=0.0))
@@ -71,14 +74,13 @@ def _check_symmetric(S, indices=None):
         raise ValueError(f"S must be symmetric (a covariance matrix is): s_ij and s_ji differ by up to {asymmetry:.3g} "
                          "times sqrt(s_ii s_jj)")
 
-def _band_correlations(S, start, diagonal):
-    "One band of rows' correlations with every point, with the point itself and its copies at -inf."
-    band = slice(start, start + ROW_BLOCK)
+def _band_correlations(S, band, diagonal):
+    "Some rows' correlations with every point (`band`: a slice or indices), with the point itself and its copies at -inf."
     rows = np.asarray(S[band], dtype=np.float64)
     if not np.all(np.isfinite(rows)): raise ValueError("S contains NaN or infinite values")
     # each row's own variance is given, so no marginal variance enters
     rho = new_correlations(rows, diagonal[band], diagonal, variance=None)
-    rho[np.arange(len(rho)), np.arange(start, start + len(rho))] = -np.inf
+    rho[np.arange(len(rho)), np.arange(len(S))[band]] = -np.inf
     # a copy (correlation 1) is the same point again: at distance 0 it has no ratio, and duplicated rows would hide
     # every point's neighbourhood (the estimate of X stacked on itself was infinite)
     rho[rho >= COINCIDENT_CORRELATION] = -np.inf
@@ -101,7 +103,7 @@ def _annulus_dimension(n_inside, # (P,) neighbours strictly inside each point's 
     return float(optimize.brentq(slope, low, high, xtol=1e-10))
 
 # %% ../nbs/dimension.ipynb #dim10b
-def _annulus_statistics(rho, # (B, T) a band's correlations, the points themselves and their copies at -inf
+def _annulus_statistics(rho, # (B, W) some rows' correlations (the points themselves and their copies at -inf), or their W strongest
                         n_neighbors:int, # k
                         unit, # the kernel at unit variance
                         floor:float, # the squared distance the noise adds to every pair (taken off each one)
@@ -110,8 +112,9 @@ def _annulus_statistics(rho, # (B, T) a band's correlations, the points themselv
                         reach_correlation:float, # the correlation at reach * r0 (inf: no reach)
                         top:float, # the strongest correlation between two distinct points
                         lattice:bool, # every point's nearest at `top`: no floor, every pair trusted
-                       ): # (neighbours inside, sum of ln(r / R) over them, ln(r0 / R)) of the band's usable points
-    "One band's sufficient statistics for `_annulus_dimension`."
+                       ): # (B,) each: neighbours inside, sum of ln(r / R) over them, ln(r0 / R), usable, incomplete
+    """The rows' sufficient statistics for `_annulus_dimension`. A row that holds only its W strongest correlations is
+    incomplete where a weaker one could count: fewer than k trusted among them, or the weakest of them inside R."""
     tiny = np.finfo(float).tiny
     # a correlation within rounding of 0 carries no distance (f^-1 of it swings from 78 to 1416 with its last digit)
     trusted = np.where((rho < trusted_below) & (rho > ZERO_COVARIANCE), rho, -np.inf)
@@ -125,9 +128,32 @@ def _annulus_statistics(rho, # (B, T) a band's correlations, the points themselv
     outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor
     squared = unit.inverse(np.clip(rho[rows, cols], tiny, 1.0)) - floor
     rows, squared = rows[squared > 0], squared[squared > 0]
-    with np.errstate(divide="ignore"): log_inner = 0.5 * np.log(inner / outer_squared[usable])
-    return (np.bincount(rows, minlength=len(rho))[usable],
-            np.bincount(rows, 0.5 * np.log(squared / outer_squared[rows]), minlength=len(rho))[usable], log_inner)
+    with np.errstate(divide="ignore", invalid="ignore"): log_inner = 0.5 * np.log(inner / outer_squared)
+    weakest = rho.min(axis=1)  # every correlation a row does not hold is at most this
+    incomplete = ((kth == -np.inf) & (weakest > ZERO_COVARIANCE)) | (usable & (weakest > outer + NEIGHBOUR_TIE))
+    return (np.bincount(rows, minlength=len(rho)), np.bincount(rows, 0.5 * np.log(squared / outer_squared[rows]),
+            minlength=len(rho)), log_inner, usable, incomplete)
+
+STRONGEST_KEPT = 32  # correlations per point kept from the one pass over S; a point whose statistics need more is read again
+
+def _pooled_statistics(strongest, # (T, W) every point's W strongest correlations (all of them when W = T)
+                       S, diagonal, # what reading a point's full row again needs
+                       n_neighbors, unit, **options, # as `_annulus_statistics` takes them
+                      ): # (neighbours inside, sum of ln(r / R), ln(r0 / R)) of the usable points, for `_annulus_dimension`
+    "`_annulus_statistics` of every point from its strongest correlations, the incomplete ones from their full rows."
+    inside, log_sum, log_inner, usable, incomplete = _annulus_statistics(strongest, n_neighbors, unit, **options)
+    again = np.flatnonzero(incomplete) if strongest.shape[1] < len(S) else np.empty(0, dtype=np.intp)
+    for start in range(0, len(again), ROW_BLOCK):
+        rows = again[start:start + ROW_BLOCK]
+        full = _annulus_statistics(_band_correlations(S, rows, diagonal), n_neighbors, unit, **options)
+        inside[rows], log_sum[rows], log_inner[rows], usable[rows] = full[:4]
+    return inside[usable], log_sum[usable], log_inner[usable]
+
+def _strongest_of(rho, # (B, T) correlations
+                  width:int, # W
+                 ): # (B, W) each row's W largest entries, in no particular order (every entry when W >= T)
+    if width >= rho.shape[1]: return rho
+    return np.partition(rho, rho.shape[1] - width, axis=1)[:, rho.shape[1] - width:].copy()  # a copy: a view would keep the band
 
 class DimensionReading(NamedTuple):
     "What `dimension_reading` reads: the estimate, and how much of the nearest-neighbour graph the noise ranks."
@@ -160,23 +186,24 @@ def dimension_reading(S, # (T, T) covariance or correlation
     bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
     counts_noise = n_features is not None and floor_shift is None
     competing_edge = lambda top: top - noise_blurred_excess(1 - top, n_features, tolerance)
-    nearest, candidates, top = [], [], -np.inf
-    for start in bands:
-        rho = _band_correlations(S, start, diagonal)
-        nearest.append(rho.max(axis=1))
+    width = max(STRONGEST_KEPT, 2 * n_neighbors)
+    strongest, nearest, candidates, top = [], [], [], -np.inf
+    for start in bands:  # the one pass over S: each point's strongest correlations are all the statistics need
+        rho = _band_correlations(S, slice(start, start + ROW_BLOCK), diagonal)
+        strongest.append(_strongest_of(rho, width))
+        nearest.append(strongest[-1].max(axis=1))
         top = max(top, nearest[-1].max())
         # the edge only rises with the top, so what passes it now holds every pair that passes it at the end
         if counts_noise and 0 < top < 1: candidates.append(rho[rho > competing_edge(top)])
-    nearest = np.concatenate(nearest)
+    nearest, strongest = np.concatenate(nearest), np.concatenate(strongest)
     # every point's nearest neighbour at the one strongest correlation: a lattice, whose spacing is no noise floor
     lattice = bool(np.all(nearest >= top - NEIGHBOUR_TIE))
     plain_floor = 0.0 if lattice else unit.inverse(np.clip(top, tiny, 1.0))
     plain = dict(floor=plain_floor, trusted_below=np.inf if lattice else top, inner=0.0, reach_correlation=np.inf)
+    pooled = lambda **options: _pooled_statistics(strongest, S, diagonal, n_neighbors, unit, top=top, lattice=lattice, **options)
     # with no positive correlation there is no floor to read the noise from, and no radius is set
     if not (n_features is not None and top > 0 and not lattice):
-        statistics = [_annulus_statistics(_band_correlations(S, start, diagonal), n_neighbors, unit, top=top,
-                                          lattice=lattice, **plain) for start in bands]
-        return DimensionReading(_annulus_dimension(*map(np.concatenate, zip(*statistics))), 0.0)
+        return DimensionReading(_annulus_dimension(*pooled(**plain)), 0.0)
     noise_sd = 2 * (1 - top) / np.sqrt(n_features)  # of a pair's 1 - rho at the floor
     if floor_shift is None:
         # the pairs that noise could have ranked first: those within the noise band above the strongest correlation
@@ -189,17 +216,13 @@ def dimension_reading(S, # (T, T) covariance or correlation
     trusted_below = centre - noise_blurred_excess(1 - centre, n_features, tolerance)
     inner = unit.inverse(max(trusted_below, tiny)) - floor  # r0 squared
     reach_correlation = float(unit.f(floor + reach ** 2 * inner)) if inner > 0 else np.inf
-    annulus, nearest_only, noise_ranked = [], [], 0
-    for start in bands:  # one pass for both readings
-        rho = _band_correlations(S, start, diagonal)
-        noise_ranked += int(np.minimum(np.count_nonzero(rho >= trusted_below, axis=1), n_neighbors).sum())
-        annulus.append(_annulus_statistics(rho, n_neighbors, unit, floor, trusted_below, max(inner, 0.0),
-                                           reach_correlation, top, lattice))
-        if inner > 0: nearest_only.append(_annulus_statistics(rho, n_neighbors, unit, top=top, lattice=lattice, **plain))
-    estimate, share = _annulus_dimension(*map(np.concatenate, zip(*annulus))), noise_ranked / (n_neighbors * T)
+    # a point's noise-ranked edges count up to k: its W >= k strongest correlations hold that many if its row does
+    share = int(np.minimum(np.count_nonzero(strongest >= trusted_below, axis=1), n_neighbors).sum()) / (n_neighbors * T)
+    estimate = _annulus_dimension(*pooled(floor=floor, trusted_below=trusted_below, inner=max(inner, 0.0),
+                                          reach_correlation=reach_correlation))
     if inner <= 0: return DimensionReading(estimate, share)
     # noise can only inflate the nearest neighbours' reading: where the annulus reads higher, keep the plain estimate
-    return DimensionReading(min(estimate, _annulus_dimension(*map(np.concatenate, zip(*nearest_only)))), share)
+    return DimensionReading(min(estimate, _annulus_dimension(*pooled(**plain))), share)
 
 def intrinsic_dimension(S, # (T, T) covariance or correlation
                         kernel, # `Kernel` with the marginal variance set

@@ -254,7 +254,8 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Fit g(D) on this many landmarks (None: on every point). With the geodesic solver the trusted graph still covers
         every row, the paths are measured from the landmarks only, and every other row is placed from its paths (the
         `landmarks` notebook); with another solver the other rows are placed like new points. "auto": every point up to
-        `landmarks.AUTO_EXACT_POINTS` distinct rows, `landmarks.AUTO_LANDMARKS` landmarks beyond.
+        `landmarks.AUTO_EXACT_POINTS` distinct rows, `landmarks.AUTO_LANDMARKS` landmarks beyond (fewer, down to
+        `landmarks.AUTO_MIN_LANDMARKS`, where L x T path lengths would pass `landmarks.AUTO_PATH_ENTRIES`).
     landmarks : {"farthest", "rnet", "random"} or array-like of int, default="farthest"
         Landmark rule: farthest-point sampling in the correlation distance measured in 64 principal directions
         (plain Gonzalez, or "rnet": the same landmarks built with friend lists), or uniform; or the indices of

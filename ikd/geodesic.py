@@ -16,9 +16,10 @@ from .shortest_paths import shortest_paths
 from .solvers import ZERO_COVARIANCE, NewPoints, Solution, Solver, covariance_floor, resolved_threshold
 
 # %% auto #0
-__all__ = ['NEIGHBOUR_TIE', 'NEAR_COPY_CORRELATION', 'NEAR_COPY_SHARE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE',
-           'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges', 'edge_weights', 'geodesic_graph',
-           'linked_components', 'lengths_to_distances', 'choose_path', 'GeodesicSolver']
+__all__ = ['NEIGHBOUR_TIE', 'NEAR_COPY_CORRELATION', 'NEAR_COPY_SHARE', 'DISTANCE_DTYPE', 'DENSE_DEGREE', 'DEFAULT_NEIGHBORS',
+           'GEODESIC_TOLERANCE', 'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges', 'edge_weights',
+           'geodesic_graph', 'linked_components', 'lengths_to_distances', 'distance_memory', 'choose_path',
+           'GeodesicSolver']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -68,7 +69,7 @@ def _strongest_in_rows(S, start, k):
     "For the rows of one band: (rows, cols) of each point's k most correlated other points, and every point tied with the k-th; the count of points with a near copy."
     band = _correlation_band(S, start, np.diag(S))
     band[np.arange(len(band)), np.arange(start, start + len(band))] = -np.inf  # a point is not its own neighbour
-    kth = -np.partition(-band, k - 1, axis=1)[:, k - 1]
+    kth = np.partition(band, band.shape[1] - k, axis=1)[:, band.shape[1] - k]  # the k-th largest, without negating the band
     rows, cols = np.nonzero(band >= (kth - NEIGHBOUR_TIE)[:, None])
     return rows + start, cols, int(np.count_nonzero(band.max(axis=1) >= NEAR_COPY_CORRELATION))
 
@@ -146,8 +147,8 @@ def linked_components(W, # (T, T) sparse trusted graph
 def lengths_to_distances(lengths, # path lengths from `shortest_paths`
                          kernel, # the kernel they were measured with
                          path:str="distance", # the path metric they were measured with
-                         out=None, # a (T, T) float64 array to write into (e.g. the covariance, when no longer needed)
-                        ): # scaled squared distances, float64
+                         out=None, # a float64 or float32 array of their shape to write into (None: a new float64 one)
+                        ): # scaled squared distances, computed in float64 and stored as `out` stores them
     "Squared distances from path lengths: the squared length, or $f^{-1}$ of the path's covariance product."
     out = np.empty(lengths.shape) if out is None else out
     unit = kernel.with_variance(1.0)
@@ -157,6 +158,17 @@ def lengths_to_distances(lengths, # path lengths from `shortest_paths`
         # the product path's covariance is exp(-length); inverting in the log domain avoids underflow for long paths
         else: out[band] = unit.inverse_log_ratio(lengths[band].astype(np.float64))
     return out
+
+DISTANCE_DTYPE = np.float64  # storage of a new T x T distance matrix: the covariance's, so that overwriting it or not gives the same fit
+
+def distance_memory(S, # (T, T) covariance that may be overwritten, or None
+                    shape, # (T, T)
+                   ): # S itself where it may hold the distances, else a new (T, T) `DISTANCE_DTYPE` array
+    """Where a fit writes its distances: over the covariance when that is no longer needed (in its own float64 or
+    float32), else in a new `DISTANCE_DTYPE` array (float64: a float32 one would round the distances the overwriting fit keeps)."""
+    if S is not None and S.flags.writeable and S.dtype in (np.float32, np.float64): return S
+    return np.empty(shape, dtype=DISTANCE_DTYPE)
+
 
 # %% ../nbs/geodesic.ipynb #n000
 def choose_path(intrinsic_dimension:float, # m-hat
@@ -174,7 +186,7 @@ RELATE_CHUNK = 256  # new points whose (chunk, k, T) candidate path lengths are 
 
 class GeodesicSolver(Solver):
     "Distances along shortest paths through the graph of trusted covariances (Sec. 2.4)."
-    can_overwrite = True  # `solve(..., overwrite=True)` writes the distances into S, saving a T x T array
+    can_overwrite = True  # `solve(..., overwrite=True)` writes the (float32) distances into S, saving a T x T array
     default_reference = "centroid"  # better than min-max for every geodesic variant (the settings notebook, Rule 6)
 
     def __init__(self, *,
@@ -227,7 +239,8 @@ class GeodesicSolver(Solver):
             self.trusted_graph_ = geodesic_graph(S, kernel, self.graph, self.threshold, self.n_neighbors, self.path, edges)
         correlations = correlations_at(S, *edges)
         with stage("paths"): self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
-        with stage("distances"): D = lengths_to_distances(self._path_lengths, kernel, self.path, out=S if overwrite else None)
+        with stage("distances"):
+            D = lengths_to_distances(self._path_lengths, kernel, self.path, out=distance_memory(S if overwrite else None, S.shape))
         np.fill_diagonal(D, 0.0)
         return Solution(distances=D, trusted_pairs=edges, pair_correlations=correlations)
 

@@ -159,8 +159,8 @@ def multigrid_preconditioner(matrix):
     return pyamg.smoothed_aggregation_solver(matrix.tocsr()).aspreconditioner()
 
 LINEAR_SOLVERS = ("direct", "cg", "cg_jacobi")
-# what "auto" solves with: Jacobi-preconditioned CG was the fastest on every data set measured (see "Which linear solver"
-# below: digits to 10 000 MNIST images), with the direct solver's map; sparse LU's fill-in on a kNN graph of
+# what "auto" solves with: Jacobi-preconditioned CG was the fastest on every data set measured (the page "Saul's LVM:
+# results", digits to 10 000 MNIST images), with the direct solver's map; sparse LU's fill-in on a kNN graph of
 # high-dimensional data grows so fast that 10 000 MNIST images take minutes per fit
 AUTO_LINEAR_SOLVER = "cg_jacobi"
 
@@ -210,8 +210,9 @@ class NeighbourGraph:
     radii: np.ndarray  # (n,) distance to the k-th nearest neighbour
 
 NEIGHBOR_SEARCHES = ("auto", "exact", "approximate")
-APPROXIMATE_ABOVE = 40_000  # "auto" searches approximately above this many inputs (measured below: MNIST 10 000 takes
-# 5 s exactly and 32 s approximately in a fresh process, 30 of them numba's compilation; 70 000 takes 110 s exactly)
+APPROXIMATE_ABOVE = 40_000  # "auto" searches approximately above this many inputs (benchmarks/saul_lvm.py: MNIST
+# 10 000 takes 5 s exactly and 32 s approximately in a fresh process, 30 of them numba's compilation; 70 000 takes 110 s
+# exactly)
 
 def nearest_neighbours(X, # (n, D) distinct inputs
                        n_neighbors:int, # k

@@ -22,10 +22,10 @@ def choose_reference(D, # (T, T) matrix of estimated squared distances; +inf mar
         if not -T <= rule < T: raise ValueError(f"reference index {rule} is outside 0..{T - 1}")
         return int(rule) % T
     if rule == "centroid": return "centroid"
-    D = np.asarray(D, dtype=np.float64)
-    if rule == "min_max": score = D.max(axis=1)
+    D = np.asarray(D)  # float32 or float64, read as it is: a float64 copy would double a float32 matrix's memory
+    if rule == "min_max": score = D.max(axis=1).astype(np.float64)
     elif rule == "min_mean":
-        with np.errstate(invalid="ignore"): score = D.mean(axis=1)
+        with np.errstate(invalid="ignore"): score = D.mean(axis=1, dtype=np.float64)
     else: raise ValueError(f"reference must be one of {REFERENCE_RULES} or an integer index, got {rule!r}")
     return _order_free_argmin(D, score)
 
@@ -36,11 +36,11 @@ def _order_free_argmin(D, score):
     tied = _near_minimum(score)
     if tied.size == 1: return int(tied[0])
     with np.errstate(invalid="ignore"):
-        means = D[tied].mean(axis=1)
+        means = D[tied].mean(axis=1, dtype=np.float64)
     tied = tied[_near_minimum(means)]  # least mean distance first; only these rows are sorted
     if tied.size == 1: return int(tied[0])
     with np.errstate(invalid="ignore"):
-        rows = np.sort(D[tied], axis=1)  # each remaining point's distances as a multiset
+        rows = np.sort(D[tied].astype(np.float64), axis=1)  # each remaining point's distances as a multiset
         exact_means = rows.mean(axis=1)  # summed in sorted order: the same bits whatever the row order
     # least mean, then the lexicographically least multiset of distances
     return int(tied[np.lexsort(np.vstack([rows[:, ::-1].T, exact_means]))[0]])

@@ -13,13 +13,14 @@ import numpy as np
 from scipy.sparse.csgraph import dijkstra
 
 # %% auto #0
-__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'DIJKSTRA_BAND', 'shortest_paths']
+__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'DIJKSTRA_BAND', 'DIJKSTRA_ENTRIES', 'shortest_paths']
 
 # %% ../nbs/shortest_paths.ipynb #c005
 PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver keeps (half of float64's memory)
-MIN_SOURCES = 250  # fewest sources worth a process of their own (a fork costs about as much as Dijkstra from 250)
+MIN_SOURCES = 250  # a worker's share is worth a fork from the paths of this many sources through 2 * MIN_SOURCES points
 SOURCE_BLOCK = 50  # sources a worker claims at a time
-DIJKSTRA_BAND = 512  # sources per Dijkstra call: its float64 (band, T) result is the only temporary of a fill
+DIJKSTRA_BAND = 512  # most sources per Dijkstra call: its float64 (band, T) result is the only temporary of a fill
+DIJKSTRA_ENTRIES = 2 ** 24  # ... and fewer where (band, T) would pass this many numbers (128 MB: 16 sources at a million rows)
 
 def shortest_paths(W, # sparse weights from `geodesic_graph`
                    n_jobs:int|None=None, # processes for the sources (None: 1, -1: every core), scikit-learn's convention
@@ -30,7 +31,7 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`
     T = W.shape[0]
     sources = np.arange(T) if sources is None else np.asarray(sources, dtype=np.intp)
     L = len(sources)
-    workers = _effective_jobs(n_jobs, L)
+    workers = _effective_jobs(n_jobs, L, T)
     if workers == 1:
         lengths = np.empty((L, T), dtype=dtype)
         _fill(lengths, W, sources)
@@ -68,15 +69,18 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`
 
 def _fill(lengths, W, sources):
     "The path lengths from `sources` into the rows of `lengths`, a band at a time (the float64 band is the only temporary)."
-    for start in range(0, len(sources), DIJKSTRA_BAND):
-        band = slice(start, start + DIJKSTRA_BAND)
+    step = max(1, min(DIJKSTRA_BAND, DIJKSTRA_ENTRIES // max(W.shape[0], 1)))
+    for start in range(0, len(sources), step):
+        band = slice(start, start + step)
         # W holds every edge in both directions, so the directed search gives the same lengths without symmetrising W
         lengths[band] = dijkstra(W, directed=True, indices=sources[band])
 
-def _effective_jobs(n_jobs, n_sources):
-    "Worker processes for `n_jobs` (scikit-learn's convention); 1 without `os.fork` (Windows) or for few sources."
-    if n_jobs is None or n_sources < 2 * MIN_SOURCES or not hasattr(os, "fork"): return 1
+def _effective_jobs(n_jobs, n_sources, n_points=None):
+    """Worker processes for `n_jobs` (scikit-learn's convention); 1 without `os.fork` (Windows) or for little work. The
+    work is counted in paths through a graph of `2 * MIN_SOURCES` points, so that a few landmarks of a large graph (each
+    path costs as much as thousands through a small one) are shared out too."""
+    work = n_sources * (n_sources if n_points is None else n_points) / (2 * MIN_SOURCES)
+    if n_jobs is None or work < 2 * MIN_SOURCES or not hasattr(os, "fork"): return 1
     cores = os.cpu_count() or 1
     wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs  # -1: every core, -2: all but one, ...
-    return max(1, min(wanted, cores, n_sources // MIN_SOURCES))
-
+    return max(1, min(wanted, cores, n_sources, int(work // MIN_SOURCES)))

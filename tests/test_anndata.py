@@ -1,4 +1,5 @@
 """AnnData and scanpy in and out (issue 45): ikd.anndata.embed and ikd.compare on data shipped with scanpy."""
+import logging
 import warnings
 
 import numpy as np
@@ -9,7 +10,7 @@ import anndata  # the scanpy extra, pip install 'ikd[scanpy]', which the dev req
 import scanpy as sc
 
 import ikd
-from ikd.anndata import data_matrix, embed
+from ikd.anndata import data_matrix, embed, fit_map
 from ikd.baselines import embed as embed_array
 from ikd.comparison import compare
 
@@ -88,12 +89,34 @@ def test_bad_input_is_refused_by_name(pbmc, call, message):
     assert message in str(error.value)
 
 
-def test_compare_takes_an_anndata_and_an_obs_column(krumsiek):
+def test_compare_takes_an_anndata_and_an_obs_column(krumsiek, tmp_path, monkeypatch):
+    from ikd import comparison
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from_adata = compare(krumsiek, "cell_type", methods=["ikd", "pca"], cache=False)
-        from_arrays = compare(np.asarray(krumsiek.X), krumsiek.obs["cell_type"].to_numpy(), methods=["ikd", "pca"], cache=False)
+        from_adata = compare(krumsiek, "cell_type", methods=["ikd", "pca"], cache=tmp_path)
+        # the arrays' comparison must find every fit and score the AnnData's made: the same data and labels, one key
+        def refuse(*args, **kwargs): raise RuntimeError("refit")
+        monkeypatch.setattr(comparison, "fit_map", refuse)
+        monkeypatch.setattr(comparison, "structure_scores", refuse)
+        from_arrays = compare(np.asarray(krumsiek.X), krumsiek.obs["cell_type"].to_numpy(), methods=["ikd", "pca"], cache=tmp_path)
+    assert (from_arrays["skipped"] == "").all(), from_arrays["skipped"]
     scores = [c for c in from_arrays.columns if c not in ("name", "skipped", "seconds", "peak_memory_mib")]
-    assert "knn_accuracy" in scores
+    assert "knn_accuracy" in scores and from_adata["knn_accuracy"].notna().all()
     np.testing.assert_array_equal(from_adata[scores].to_numpy(float), from_arrays[scores].to_numpy(float))
+    np.testing.assert_array_equal(from_adata.maps["ikd"], embed_array("ikd", np.asarray(krumsiek.X), 2, random_state=0))
     assert ikd.anndata.embed is embed
+
+
+def test_pacmap_seed_note_is_dropped_and_its_warnings_kept(caplog):
+    X = np.random.default_rng(0).normal(size=(30, 4))  # too few points for PaCMAP's pairs: a real warning
+    quick = {"num_iters": (5, 5, 5)}
+    with caplog.at_level(logging.WARNING, logger="pacmap"):
+        embed_array("pacmap", X, 2, random_state=0, **quick)
+        unfiltered = [record.getMessage() for record in caplog.records]
+        caplog.clear()
+        fit_map("pacmap", X, 2, random_state=0, **quick)
+        filtered = [record.getMessage() for record in caplog.records]
+    assert "Warning: random state is set to 0." in unfiltered  # PaCMAP logs it at every seeded fit
+    assert not any("random state" in message for message in filtered)
+    real = [message for message in unfiltered if "random state" not in message]
+    assert real and filtered == real

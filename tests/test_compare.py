@@ -1,4 +1,5 @@
-"""ikd.compare (issue 45): known answers, row-order invariance, sparse = dense, bad input by name, skips with reasons, the cache."""
+"""ikd.compare (issue 45): known answers, row-order invariance, sparse = dense, bad input by name, skips with reasons, the cache
+and its code fingerprint, a saved comparison read back."""
 import warnings
 
 import numpy as np
@@ -72,8 +73,10 @@ def test_scores_do_not_depend_on_row_order(gp, table):
 def test_sparse_input_equals_dense(gp):
     X, labels, _ = gp
     X = np.clip(X, 0, None)  # sparse, as counts are
-    dense = compare(X, labels, methods=["ikd", "pca"], cache=False)
-    from_sparse = compare(sp.csr_matrix(X), labels, methods=["ikd", "pca"], cache=False)
+    # IKD, the one method that takes a sparse X as it is; the dense copy the others get is tested with embed in test_anndata
+    dense = compare(X, labels, methods=["ikd"], cache=False)
+    from_sparse = compare(sp.csr_matrix(X), labels, methods=["ikd"], cache=False)
+    np.testing.assert_allclose(from_sparse.maps["ikd"], dense.maps["ikd"], rtol=0, atol=1e-10)
     scores = [c for c in dense.columns if c not in COSTS + ["name", "skipped"]]
     np.testing.assert_allclose(from_sparse[scores].to_numpy(float), dense[scores].to_numpy(float), rtol=0, atol=1e-9)
 
@@ -116,15 +119,42 @@ def test_methods_that_cannot_run_are_skipped_with_the_reason(gp, monkeypatch):
     assert spent["skipped"].str.startswith("time budget of 1e-09 s spent").all()
 
 
-def test_a_rerun_reads_the_cache_and_other_row_orders_miss_it(gp, tmp_path, monkeypatch):
+def test_a_rerun_reads_the_cache_and_other_row_orders_or_code_miss_it(gp, tmp_path, monkeypatch):
     X, labels, _ = gp
-    first = compare(X, labels, methods=["pca", "isomap"], cache=tmp_path)
+    first = compare(X, labels, methods=["pca"], cache=tmp_path)
     def refuse(*args, **kwargs): raise RuntimeError("refit")
     monkeypatch.setattr(comparison, "fit_map", refuse)
-    again = compare(X, labels, methods=["pca", "isomap"], cache=tmp_path)
-    assert again.drop(columns="name").equals(first.drop(columns="name"))  # the cached fits' times too
+    again = compare(X, labels, methods=["pca"], cache=tmp_path)
+    assert again.drop(columns="name").equals(first.drop(columns="name"))  # the cached fit's time too
     permuted = compare(X[::-1], labels[::-1], methods=["pca"], cache=tmp_path)  # other data to a cache of maps
     assert permuted.loc["pca", "skipped"] == "failed: RuntimeError: refit"
+    monkeypatch.setattr(comparison, "code_fingerprint", lambda: "0.1.0+other sources")  # the same data, changed code
+    changed = compare(X, labels, methods=["pca"], cache=tmp_path)
+    assert changed.loc["pca", "skipped"] == "failed: RuntimeError: refit"
+
+
+def test_the_code_fingerprint_follows_every_source_file(tmp_path):
+    import importlib.util
+    from pathlib import Path
+    package = Path(importlib.util.find_spec("ikd").origin).parent
+    for source in package.glob("*.py"): (tmp_path / source.name).write_bytes(source.read_bytes())
+    # computed afresh (the cached value is the sources' when the process first asked)
+    assert comparison.code_fingerprint.__wrapped__() == f"{ikd.__version__}+{comparison.source_hash(tmp_path)}"
+    before = comparison.source_hash(tmp_path)
+    with open(tmp_path / "metrics.py", "a") as source: source.write("\n# one more line\n")
+    edited = comparison.source_hash(tmp_path)
+    assert edited != before
+    (tmp_path / "metrics.py").rename(tmp_path / "metric.py")  # a renamed module is other code too
+    assert comparison.source_hash(tmp_path) not in (before, edited)
+
+
+def test_a_saved_comparison_reads_back_whole(table, tmp_path):
+    comparison.save_comparison(table, tmp_path / "kept" / "gp")
+    read = comparison.load_comparison(tmp_path / "kept" / "gp")
+    pd.testing.assert_frame_equal(pd.DataFrame(read), pd.DataFrame(table), check_exact=True)
+    assert read.attrs == table.attrs and list(read.maps) == list(table.maps)
+    for name, Z in table.maps.items(): np.testing.assert_array_equal(read.maps[name], Z)
+    np.testing.assert_array_equal(read.labels, table.labels)
 
 
 def test_the_figure_draws_every_map_and_the_rank_heat_map(table):

@@ -17,6 +17,7 @@ import pytest
 from ikd.style import label
 
 NBS = Path(__file__).resolve().parent.parent / "nbs"
+ROOT = NBS.parent
 RESULTS = NBS / "results"
 NUMBER = re.compile(r"[-−]?\d+(?:\.\d+)?")
 MISSING = "—"
@@ -160,10 +161,41 @@ def test_fig4_page_lists_every_cell_where_ikd_is_behind():
     assert f"IKD has the highest mean $R^2$ in {len(ikd) - len(behind)} of the {len(ikd)} cells" in notebook
 
 
+def test_singlecell_page_shows_the_full_run():
+    from ikd.comparison import load_comparison
+    tables = rendered_tables("exp_singlecell.ipynb")
+    split = pd.read_csv(RESULTS / "singlecell_guo_split.csv", index_col="map")
+    assert_same_rows(table_starting(tables, "How well each 2-D map keeps the two lineage splits apart"), rows_of(split),
+                     "exp_singlecell, lineage splits")
+    ordering = pd.read_csv(RESULTS / "singlecell_guo_ordering.csv", index_col="method")
+    assert_same_rows(table_starting(tables, "1-D maps of the qPCR cells against developmental time"), rows_of(ordering),
+                     "exp_singlecell, ordering")
+    why = pd.read_csv(RESULTS / "singlecell_guo_why.csv", index_col="measure")
+    assert_same_rows(table_starting(tables, "What IKD's and PCA's coordinates follow"), rows_of(why), "exp_singlecell, why")
+    local = ["knn_accuracy", "trustworthiness", "continuity", "steadiness", "cohesiveness"]
+    layout = ["spearman_rho", "triplet_accuracy", "centroid_rank_correlation", "seconds"]
+    pbmc = pd.concat([pd.DataFrame(load_comparison(RESULTS / f"singlecell_pbmc_{key}")) for key in ("x", "raw", "pca")])
+    krumsiek = pd.DataFrame(load_comparison(RESULTS / "singlecell_krumsiek"))
+    for frame, start, what in ((pbmc, "pbmc68k_reduced", "pbmc68k_reduced"), (krumsiek, "krumsiek11", "krumsiek11")):
+        assert_same_rows(table_starting(tables, f"{start}, neighbourhoods"), rows_of(frame[local]), f"exp_singlecell, {what} local")
+        assert_same_rows(table_starting(tables, f"{start}, global layout and cost"), rows_of(frame[layout]),
+                         f"exp_singlecell, {what} global")
+
+
+def test_fig13_page_shows_the_scale_run_beyond_4000_images():
+    "Fig. 13 beyond T = 4000: IKD, PCA and UMAP on Fashion-MNIST subsets and all 70 000 images, from landmark_scale.csv."
+    runs = pd.read_csv(ROOT / "benchmarks" / "results" / "landmark_scale.csv")
+    beyond = pd.concat([runs.query("experiment == 'growing' and T < 70000"), runs.query("experiment == 'images' and data == 'fashion'")])
+    expected = beyond.pivot_table(index="T", columns="method", values="score_paper_folds")
+    rows = table_starting(rendered_tables("exp_fig13.ipynb"), "5-NN accuracy under the paper's folds beyond T = 4000")
+    assert_same_rows(rows, [[T, *expected.loc[T, ["ikd", "pca", "umap"]]] for T in expected.index], "exp_fig13")
+
+
 @pytest.mark.parametrize("notebook", sorted(NBS.glob("exp_*.ipynb")), ids=lambda path: path.stem)
 def test_every_experiment_page_with_tables_is_compared(notebook):
     "A new experiment page that shows tables from a results file gets its own comparison above."
-    compared = {"exp_published", "exp_real", "exp_table2", "exp_roworder", "exp_claims", "exp_structure", "exp_fig4"}
+    compared = {"exp_published", "exp_real", "exp_table2", "exp_roworder", "exp_claims", "exp_structure", "exp_fig4",
+                "exp_singlecell", "exp_fig13"}
     reads_results = re.search(r"results/[\w-]+\.csv", notebook.read_text())
     if reads_results and rendered_tables(notebook.name):
         assert notebook.stem in compared, f"{notebook.stem} shows tables from {reads_results[0]} that no test compares"

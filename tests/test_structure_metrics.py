@@ -130,7 +130,7 @@ def test_the_structure_benchmark_runs_in_quick_mode(tmp_path):
     rows = list(csv.DictReader(open(tmp_path / "structure.csv")))
     assert [r["variant"] for r in rows] == ["ikd", "pca", "umap", "umap_ikd_start"]  # the order of the benchmark's variants
     assert all(r["error"] == "" and 0.5 < float(r["trustworthiness"]) <= 1 and float(r["knn_5"]) > 0.4 for r in rows)
-    assert len(list((tmp_path / "structure" / "cache").glob("*.jsonl"))) == 4
+    assert len(list((tmp_path / "structure" / "cache" / "fit").glob("*.joblib"))) == 4
 
 
 # issue 44: the scores depend on the geometry of the data, not on its bytes; ties are ties in both spaces; sizes checked first
