@@ -115,6 +115,11 @@ def random_feature_observations(Z, # (T, M) latent
                                 block:int=65536, # rows made at a time
                                ): # (T, N) observations
     "Approximate squared-exponential GP draws $\\boldsymbol\\Phi(\\mathbf Z)\\mathbf A$ by random Fourier features, built block by block."
+    for name, value in (("n_features", n_features), ("n_random_features", n_random_features), ("block", block)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if not (np.isfinite(lengthscale) and lengthscale > 0): raise ValueError(f"lengthscale must be positive, got {lengthscale!r}")
+    if not (np.isfinite(noise) and noise >= 0): raise ValueError(f"noise must be a non-negative number, got {noise!r}")
     rng = check_random_state(random_state)
     Z = np.asarray(Z, dtype=np.float64).reshape(len(Z), -1)
     frequencies = rng.standard_normal((Z.shape[1], n_random_features)) / lengthscale
