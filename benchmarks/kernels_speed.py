@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 import os
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+if __name__ == "__main__":  # only as a script: an importer's process keeps its own thread settings
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 from scipy import optimize
 

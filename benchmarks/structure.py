@@ -30,8 +30,11 @@ path) is not in the time.
 import os
 
 # one thread per library unless the environment says otherwise: comparable fit times, and a shared machine left alone
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+# only when run as a script: a notebook or test importing these helpers shares its process with others, and
+# numba refuses a thread count that changes after its threads have started
+if __name__ == "__main__":
+    for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ.setdefault(_variable, "1")
 
 import argparse
 import functools

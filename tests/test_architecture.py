@@ -1,6 +1,9 @@
 """The architecture: pluggable solvers, one record of resolved settings, a scikit-learn estimator, modules in data-flow order."""
 import ast
+import os
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -176,3 +179,20 @@ def test_the_estimator_class_is_short_and_whole():
             assert not any(isinstance(t, ast.Attribute) and getattr(t.value, "id", "") == "IKD" for t in targets), module.name
             decorators = node.decorator_list if isinstance(node, ast.FunctionDef) else []
             assert not any(getattr(d, "id", "") == "patch" for d in decorators), f"{module.name}: @patch on {node.name}"
+
+
+def test_importing_a_benchmark_leaves_the_thread_settings_alone():
+    "Notebooks and tests import benchmark helpers in a shared process: numba fails once its thread count changes under it."
+    modules = sorted(path.stem for path in (ROOT / "benchmarks").glob("*.py"))
+    probe = (
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'benchmarks')!r})\n"
+        "names = [n for n in os.environ if n.endswith('_NUM_THREADS')]\n"
+        "before = {n: os.environ[n] for n in names}\n"
+        f"for module in {modules!r}: __import__(module)\n"
+        "after = {n: v for n, v in os.environ.items() if n.endswith('_NUM_THREADS')}\n"
+        "print(sorted(set(after.items()) ^ set(before.items())))\n")
+    environment = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=environment, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "[]", f"a benchmark sets thread variables on import: {result.stdout.strip()}"
