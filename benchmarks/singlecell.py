@@ -139,7 +139,7 @@ def main():
     out = args.results_dir
     warnings.simplefilter("ignore")  # the baselines' convergence and deprecation notes; the tables carry the results
     guo = guo_anndata()
-    for method in ("ikd", "pca"): embed(guo, method, 2)
+    for method in ("ikd", "pca"): embed(guo, method, 2, key_added=f"X_{method}")  # the keys guo_split reads
     one_d, ordering = guo_ordering(guo)
     guo_split(guo).to_csv(out / "singlecell_guo_split.csv")
     ordering.to_csv(out / "singlecell_guo_ordering.csv")

@@ -16,7 +16,8 @@ from .plot import points
 
 # %% auto #0
 __all__ = ['KNN_NEIGHBOURS', 'KNN_FOLDS', 'EXAMPLES', 'check_label_options', 'load_table', 'check_scorable', 'run', 'main',
-           'check_outputs', 'check_compare_options', 'run_comparison']
+           'landmark_count_option', 'argument_parser', 'ikd_options', 'check_outputs', 'check_figure_path',
+           'check_compare_options', 'failed_methods', 'run_comparison']
 
 # %% ../nbs/cli.ipynb #c040
 def check_label_options(path=None, # the data file (None: sklearn's digits)
@@ -200,7 +201,36 @@ EXAMPLES = """examples:
 
 def main(argv=None):
     "Entry point of `python -m ikd` and the `ikd` console script."
+    args = argument_parser().parse_args(argv)
+    options = ikd_options(args)
+    try:
+        check_outputs({"the data file": args.path, "--labels": args.labels},
+                      {"--save-embedding": args.save_embedding, "--output": args.output})
+        check_figure_path(args.output)
+        if args.compare is not None: check_compare_options(args.save_embedding, args.no_baseline)
+        X, y, name = load_table(args.path, args.labels, args.label_column)
+        if args.compare is not None:
+            failure = failed_methods(run_comparison(X, y, args.compare, args.n_components, options, args.output, name))
+            if failure: raise ValueError(failure)  # after the table and the figure: the methods that ran are kept
+        else: run(X, y, args.n_components, options, args.output, name, baseline=not args.no_baseline,
+                  save_embedding=args.save_embedding)
+    except (ValueError, TypeError, OSError) as error:  # bad data or parameters: one line, the usage-error status
+        message = " ".join(str(error).split())
+        print(f"ikd: error: {message}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+def landmark_count_option(text:str, # the value given to --n-landmarks
+                         ): # "auto", a number of landmarks, or None (the exact fit), as `IKD(n_landmarks=...)` takes it
+    "`--n-landmarks`: 'auto' (the estimator's default), a positive number of landmarks, or 'all' for the exact fit."
+    if text == "auto": return "auto"
+    if text == "all": return None
+    if text.isdigit() and int(text) >= 1: return int(text)
+    raise argparse.ArgumentTypeError(f"expected 'auto', 'all' or a positive number of landmarks, got {text!r}")
+
+def argument_parser() -> argparse.ArgumentParser:
+    "The command line's options, with the help `ikd --help` prints."
     from ikd.kernels import KERNELS
+    from ikd.landmarks import AUTO_EXACT_POINTS, AUTO_LANDMARKS, AUTO_PATH_ENTRIES
     parser = _Parser(prog="ikd", description="Embed a data set with IKD (and PCA) and compare them.", epilog=EXAMPLES,
                      formatter_class=_HelpFormatter)
     parser.add_argument("path", nargs="?", help=".csv or .npy data file, one point per row (default: sklearn's digits)")
@@ -213,30 +243,30 @@ def main(argv=None):
     parser.add_argument("--path-metric", dest="path_metric", default="auto", choices=["auto", "distance", "product"],
                         help="geodesic path metric")
     parser.add_argument("--refine", default="auto", choices=["auto", "true", "false"], help="error-weighted refinement")
-    parser.add_argument("--n-landmarks", type=int, help="fit on this many landmarks, place the rest (default: every point)")
+    parser.add_argument("--n-landmarks", type=landmark_count_option, default="auto", metavar="{auto,all,L}",
+                        help="measure shortest paths from L landmarks only, over the trusted graph of every point, and "
+                             f"place every point from them; auto: the exact fit up to {AUTO_EXACT_POINTS} distinct rows, "
+                             f"{AUTO_LANDMARKS} landmarks beyond (fewer past {AUTO_PATH_ENTRIES // AUTO_LANDMARKS} rows, "
+                             "as the paths' table grows); all: always the exact fit")
     parser.add_argument("--random-state", type=int, help="seed of the eigensolver and the landmarks")
     parser.add_argument("--n-jobs", type=int, help="processes for the shortest paths (-1: every core)")
     parser.add_argument("--save-embedding", help="save IKD's embedding to this .npy or .csv file")
     parser.add_argument("--no-baseline", action="store_true", help="skip the PCA comparison")
-    parser.add_argument("--output", default="ikd_embedding.png", help="PNG file for the scatter plot")
+    parser.add_argument("--output", default="ikd_embedding.png",
+                        help="figure file (.png, .pdf, .svg, ...) in an existing folder, for the scatter plot")
     parser.add_argument("--compare", nargs="?", const="default", metavar="METHODS",
-                        help="score every method of ikd.compare (or these comma-separated keys) instead; needs ikd[compare]")
-    args = parser.parse_args(argv)
-    options = {"kernel": args.kernel, "solver": args.solver, "n_neighbors": args.n_neighbors, "path": args.path_metric,
-               "refine": {"auto": "auto", "true": True, "false": False}[args.refine], "n_landmarks": args.n_landmarks,
-               "random_state": args.random_state, "n_jobs": args.n_jobs}
-    try:
-        check_outputs({"the data file": args.path, "--labels": args.labels},
-                      {"--save-embedding": args.save_embedding, "--output": args.output})
-        if args.compare is not None: check_compare_options(args.save_embedding, args.no_baseline)
-        X, y, name = load_table(args.path, args.labels, args.label_column)
-        if args.compare is not None: run_comparison(X, y, args.compare, args.n_components, options, args.output, name)
-        else: run(X, y, args.n_components, options, args.output, name, baseline=not args.no_baseline,
-                  save_embedding=args.save_embedding)
-    except (ValueError, TypeError, OSError) as error:  # bad data or parameters: one line, the usage-error status
-        message = " ".join(str(error).split())
-        print(f"ikd: error: {message}", file=sys.stderr)
-        raise SystemExit(2) from None
+                        help="score every method of ikd.compare (or these comma-separated keys) instead; needs "
+                             "ikd[compare]. Exits with status 2, after the table and the figure, when a method's fit "
+                             "fails (a method skipped for its size or a missing package does not count)")
+    return parser
+
+def ikd_options(args:argparse.Namespace, # parsed by `argument_parser()`
+               ) -> dict: # `IKD` parameters
+    "The IKD parameters the command line asks for: every option given, and `n_landmarks` always (None: the exact fit)."
+    given = {"n_neighbors": args.n_neighbors, "random_state": args.random_state, "n_jobs": args.n_jobs}  # None: not given
+    return {"kernel": args.kernel, "solver": args.solver, "path": args.path_metric, "n_landmarks": args.n_landmarks,
+            "refine": {"auto": "auto", "true": True, "false": False}[args.refine],
+            **{key: value for key, value in given.items() if value is not None}}
 
 def check_outputs(inputs:dict, # option name -> input path (None: not given)
                   outputs:dict, # option name -> output path (None: not written)
@@ -250,6 +280,16 @@ def check_outputs(inputs:dict, # option name -> input path (None: not given)
                 raise ValueError(f"{name} {path} is the same file as {other} {taken}; writing it would overwrite that, "
                                  "so choose another name")
         seen[name] = Path(path)
+
+def check_figure_path(path, # --output, as given (None: no figure)
+                     ) -> None:
+    "Refuse a figure path before any fit: a suffix matplotlib has no format for, or a folder that does not exist."
+    if path is None: return
+    from matplotlib.figure import Figure
+    formats = Figure().canvas.get_supported_filetypes()
+    if Path(path).suffix.lower().lstrip(".") not in formats:
+        raise ValueError(f"--output {path} needs a figure suffix: one of {', '.join('.' + f for f in sorted(formats))}")
+    if not Path(path).parent.is_dir(): raise ValueError(f"--output {path}: the folder {Path(path).parent} does not exist")
 
 def _same_file(a:Path, b:Path) -> bool:
     "The same file: the same path once links and `..` are resolved, or (where both exist) the same file on disk."
@@ -276,6 +316,13 @@ def check_compare_options(save_embedding=None, # --save-embedding, as given
                                                     "ikd.compare in Python, whose table carries every map")
     if no_baseline: raise ValueError("--no-baseline skips PCA in the plain job; with --compare name the methods instead")
 
+def failed_methods(table, # an `ikd.compare` table
+                  ) -> str: # one line naming the methods whose fit failed and the first one's reason; "" when none failed
+    "What `--compare` reports on exiting with status 2: the compared methods that failed."
+    failed = [name for name, reason in table["skipped"].items() if reason.startswith("failed")]
+    if not failed: return ""
+    return f"{len(failed)} of the compared methods failed ({', '.join(failed)}); {failed[0]} {table.loc[failed[0], 'skipped']}"
+
 def run_comparison(X, y=None, # data and optional labels
                    methods:str="default", # "default", "all", or comma-separated method keys
                    n_components:int=2, # latent dimension
@@ -286,10 +333,11 @@ def run_comparison(X, y=None, # data and optional labels
     "`ikd.compare` on the data: print the table, save the maps and the rank heat map."
     from ikd.comparison import compare, plot_comparison
     keys = methods if methods in ("default", "all") else [key.strip() for key in methods.split(",") if key.strip()]
-    options = {key: value for key, value in (ikd_options or {}).items() if value is not None}
+    options = dict(ikd_options or {})
+    random_state = options.pop("random_state", None)  # --random-state seeds every method: compare's own argument
     compares_ikd = keys in ("default", "all") or "ikd" in keys  # IKD's options go to IKD only when it is compared
     table = compare(X, y, methods=keys, n_components=n_components, options={"ikd": options} if compares_ikd else None,
-                    random_state=options.get("random_state") or 0)
+                    random_state=0 if random_state is None else random_state)
     print(f"{name}: {X.shape[0]} points x {X.shape[1]} features, M = {n_components}")
     print(table.drop(columns="name").round(3).to_string())
     if output is not None:

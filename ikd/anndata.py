@@ -6,6 +6,8 @@
 from __future__ import annotations
 import logging
 import sys
+import warnings
+from collections.abc import Mapping
 from contextlib import contextmanager
 from numbers import Integral
 
@@ -109,27 +111,43 @@ def _fitted_record(method, X, n_components, random_state, options):
         "intrinsic_dimension": settings.intrinsic_dimension}, "eigenvalues": model.eigenvalues_}
     return np.asarray(model.embedding_, dtype=np.float64), record
 
+def _target_keys(method, key_added):
+    "(.obsm key, .uns key) of a map: `key_added` for both; else X_ikd and ikd for IKD, X_ikd_<method> and ikd_<method> for another method."
+    if key_added is not None: return key_added, key_added
+    name = "ikd" if method == "ikd" else f"ikd_{method}"  # not X_pca, X_umap, X_tsne: scanpy's own tools write those
+    return f"X_{name}", name
+
+def _written_by_embed(record) -> bool:
+    "Whether an .uns entry is the record `embed` writes (so that replacing it loses nothing that another tool made)."
+    params = record.get("params") if isinstance(record, Mapping) else None
+    return isinstance(params, Mapping) and params.get("method") in METHODS
+
 def embed(adata, # an AnnData object; its .X (dense or sparse), a layer or an .obsm representation is embedded
           method:str="ikd", # any key of `baselines.METHODS`
           n_components:int=2, # M
           *,
           layer:str|None=None, # embed `adata.layers[layer]`
           use_rep:str|None=None, # embed `adata.obsm[use_rep]`, e.g. "X_pca"
+          use_raw:bool=False, # embed `adata.raw.X`
           key_added:str|None=None, # store the map in `.obsm[key_added]` and the record in `.uns[key_added]`
           copy:bool=False, # work on a copy and return it
           random_state=0, # seed, for the methods that draw random numbers
           **options, # passed to the method (IKD's parameters for "ikd")
          ): # None, or the annotated copy when copy=True
-    "Embed the cells of `adata` with `method`: the map in `.obsm['X_<method>']`, the settings in `.uns['<method>']`."
+    "Embed the cells of `adata` with `method`: the map in `.obsm['X_ikd']` (`'X_ikd_<method>'`), the settings in `.uns['ikd']` (`'ikd_<method>'`)."
     _require_anndata()
     if not is_anndata(adata): raise TypeError(f"adata must be an AnnData object, got {type(adata).__name__}")
     if method not in METHODS: raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")
     if key_added is not None and (not isinstance(key_added, str) or not key_added):
         raise ValueError(f"key_added must be a non-empty string, got {key_added!r}")
-    X = data_matrix(adata, layer=layer, use_rep=use_rep)
+    X = data_matrix(adata, layer=layer, use_rep=use_rep, use_raw=use_raw)
     embedding, record = _fitted_record(method, X, n_components, random_state, options)
-    record["params"].update(layer=layer, use_rep=use_rep)
+    record["params"].update(layer=layer, use_rep=use_rep, use_raw=use_raw)
+    obsm_key, uns_key = _target_keys(method, key_added)
+    taken = [f"adata.{field}[{key!r}]" for field, key in (("obsm", obsm_key), ("uns", uns_key)) if key in getattr(adata, field)]
+    if taken and not _written_by_embed(adata.uns.get(uns_key)):  # another tool's result: replaced, but not silently
+        warnings.warn(f"embed replaces {' and '.join(taken)}, which another tool wrote; give key_added to keep it", stacklevel=2)
     adata = adata.copy() if copy else adata
-    adata.obsm[key_added or f"X_{method}"] = embedding
-    adata.uns[key_added or method] = _storable(record)
+    adata.obsm[obsm_key] = embedding
+    adata.uns[uns_key] = _storable(record)
     return adata if copy else None

@@ -4,6 +4,7 @@
 
 # %% ../nbs/compare.ipynb #89e666ee
 from __future__ import annotations
+import ctypes
 import functools
 import hashlib
 import importlib.util
@@ -18,18 +19,20 @@ import numpy as np
 from scipy import sparse
 
 from . import __version__
-from .anndata import data_matrix, fit_map, is_anndata
+from .anndata import DENSE_LIMIT, data_matrix, fit_map, is_anndata
 from .baselines import METHODS
 from .experiments import GPLVM_MAX_POINTS
+from .landmarks import auto_landmark_count
 from .metrics import STRUCTURE_SCORES, affine_r2, knn_accuracy, structure_scores
 
 try: import pandas as pd
 except ImportError: raise ImportError("ikd.compare needs pandas: pip install 'ikd[compare]'") from None
 
 # %% auto #0
-__all__ = ['DEFAULT_METHODS', 'PACKAGES', 'MAX_POINTS', 'GPLVM_MAX_FEATURES', 'COST_COLUMNS', 'SCORE_NAMES', 'skip_reason',
-           'memory_measure', 'measured_call', 'source_hash', 'code_fingerprint', 'default_cache_dir', 'Comparison',
-           'compare', 'ranks', 'plot_comparison', 'save_comparison', 'load_comparison']
+__all__ = ['DEFAULT_METHODS', 'PACKAGES', 'MAX_POINTS', 'GPLVM_MAX_FEATURES', 'KNN_FOLDS', 'ORDER_BITS', 'COST_COLUMNS',
+           'SCORE_NAMES', 'COMPARE_ARGUMENTS', 'HEAT_COLUMN', 'LABEL_POINTS', 'skip_reason', 'memory_measure',
+           'measured_call', 'source_hash', 'code_fingerprint', 'default_cache_dir', 'Comparison', 'compare', 'ranks',
+           'plot_comparison', 'save_comparison', 'load_comparison']
 
 # %% ../nbs/compare.ipynb #3b92fbf5
 DEFAULT_METHODS = ("ikd", "pca", "isomap", "le", "mds", "lle", "tsne", "umap", "pacmap", "trimap", "saul_lvm")
@@ -48,9 +51,10 @@ def skip_reason(method:str, # a key of `baselines.METHODS`
     package = PACKAGES.get(method)
     if package and importlib.util.find_spec(package) is None:
         return f"needs the optional package {package!r}, which is not installed"
-    lifted = method == "ikd" and options.get("n_landmarks", "auto") is not None  # a landmark fit forms no T x T matrix
-    if method in MAX_POINTS and n_points > MAX_POINTS[method] and not lifted:
-        hint = " without landmarks (leave n_landmarks at 'auto')" if method == "ikd" else ""
+    landmarks = options.get("n_landmarks", "auto") if method == "ikd" else None
+    if isinstance(landmarks, str) and landmarks == "auto": landmarks = auto_landmark_count(n_points)  # the estimator's rule
+    if method in MAX_POINTS and n_points > MAX_POINTS[method] and landmarks is None:  # a landmark fit forms no T x T matrix
+        hint = " in an exact fit (give n_landmarks, e.g. options={'ikd': {'n_landmarks': 2000}})" if method == "ikd" else ""
         return f"{n_points} points, more than the {MAX_POINTS[method]} it runs on here{hint}"
     if method == "gplvm" and n_features > GPLVM_MAX_FEATURES:
         return f"{n_features} features, more than the {GPLVM_MAX_FEATURES} it runs on here"
@@ -62,6 +66,11 @@ _STATUS, _CLEAR_REFS = Path("/proc/self/status"), Path("/proc/self/clear_refs")
 def _resident_kib(field):
     return int(next(line.split()[1] for line in _STATUS.read_text().splitlines() if line.startswith(field + ":")))
 
+def _release_freed_memory():
+    "Hand memory the C allocator keeps for reuse back to the system (glibc): else a fit that reuses what an earlier one freed reads 0 bytes."
+    try: ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError): pass  # not glibc: the peak may then read low after a larger fit
+
 def memory_measure() -> str:
     "How `compare` measures a fit's peak memory here: 'resident' (Linux: the process's peak resident set, reset before the fit) or 'tracemalloc'."
     return "resident" if os.access(_CLEAR_REFS, os.W_OK) and _STATUS.exists() else "tracemalloc"
@@ -69,6 +78,7 @@ def memory_measure() -> str:
 def measured_call(function, *args, **kwargs): # (function's result, wall seconds, peak bytes above the start)
     "Call `function` and measure its wall time and the peak memory it took above what the process held when it began."
     if memory_measure() == "resident":
+        _release_freed_memory()
         _CLEAR_REFS.write_text("5")  # Linux: the resident high-water mark restarts from the current resident set
         before, start = _resident_kib("VmRSS"), time.perf_counter()
         result = function(*args, **kwargs)
@@ -98,19 +108,26 @@ def _fit(method, X, n_components, random_state, options, code):
     "One measured fit: (map, wall seconds, peak bytes). `code`, the `code_fingerprint`, keys the cache."
     return measured_call(fit_map, method, X, n_components, random_state, **options)
 
-def _cached(function, cache):
+def _cached(function, cache, unwritable:set):
     "`function` memoised on disk in the folder `cache` (None: `default_cache_dir()`; False: not memoised), keyed by a hash of its arguments."
     if cache is False: return function
     import joblib
-    folder = (Path(cache) if cache is not None else default_cache_dir()) / function.__name__.strip("_")
+    root = Path(cache) if cache is not None else default_cache_dir()
+    folder = root / function.__name__.strip("_")
     def memoised(*args):
         path = folder / f"{joblib.hash(args)}.joblib"
         if path.exists(): return joblib.load(path)
         result = function(*args)
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.partial")  # written whole, then renamed: no half-written entry is read
-        joblib.dump(result, partial)
-        partial.replace(path)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.partial")  # written whole, then renamed: no half-written entry is read
+            joblib.dump(result, partial)
+            partial.replace(path)
+        except OSError as problem:  # the result stands; only a rerun loses it. `unwritable`, one per compare call: one warning
+            if root not in unwritable:
+                warnings.warn(f"compare could not write its cache in {root} ({problem.strerror or problem}): the results "
+                              "are kept, but a rerun fits again; give cache= a writable folder, or cache=False", stacklevel=3)
+            unwritable.add(root)
         return result
     return memoised
 
@@ -120,29 +137,56 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ikd" / "compare"
 
 # %% ../nbs/compare.ipynb #41b67d54
-def _content_order(X, Z):
-    "Rows sorted by a hash of their content (ties by the map): an order that a permutation of the rows does not change."
-    X = sparse.csr_matrix(X, copy=True)  # one canonical form for dense and sparse rows: a dense X and its sparse copy agree
-    X.sum_duplicates(); X.eliminate_zeros(); X.sort_indices()
-    indices = X.indices.astype(np.int64)
-    rows = (indices[a:b].tobytes() + X.data[a:b].tobytes() for a, b in zip(X.indptr[:-1], X.indptr[1:]))
-    keys = np.array([int.from_bytes(hashlib.blake2b(row, digest_size=8).digest(), "big") for row in rows], dtype=np.uint64)
-    return np.lexsort((*Z.T[::-1], keys))
+KNN_FOLDS = 5  # folds of the 5-NN accuracy's stratified cross-validation: some class must have this many points
+ORDER_BITS = 30  # significant bits of the order's keys: values equal up to rounding tie, and far finer than float32's 24
+
+def _rounded_key(values): # values to ORDER_BITS significant bits
+    mantissa, exponent = np.frexp(values)
+    return np.ldexp(np.round(np.ldexp(mantissa, ORDER_BITS)), exponent - ORDER_BITS)
+
+def _row_keys(X): # (T, 2): each row's squared distance from the centroid over their mean, and its centred row along a seeded direction
+    "Keys of the rows set by their geometry: unchanged by the rows' order, a rescaling of X or its dtype (to ORDER_BITS bits)."
+    mean = np.asarray(X.mean(axis=0)).ravel()
+    direction = np.random.default_rng(0).standard_normal(X.shape[1])
+    if sparse.issparse(X):  # |x - mean|^2 without densifying X
+        spread = np.asarray(X.multiply(X).sum(axis=1)).ravel() - 2 * (X @ mean) + mean @ mean
+    else: spread = np.einsum("ij,ij->i", X - mean, X - mean)
+    scale = spread.mean() if spread.mean() > 0 else 1.0
+    along = (X @ direction - mean @ direction) / np.sqrt(scale)
+    return np.column_stack([_rounded_key(np.maximum(spread, 0) / scale), _rounded_key(along)])
+
+def _content_order(X, Z, labels=None):
+    """Row indices in an order set by the rows' geometry (`_row_keys`, continuous, so that float32 or a scale factor
+    moves no row past another), then by their labels, then by the map (ties)."""
+    classes = np.zeros(len(Z), dtype=np.int64) if labels is None else np.unique(labels, return_inverse=True)[1].ravel()
+    spread, along = _row_keys(X).T
+    return np.lexsort((*Z.T[::-1], classes, along, spread))
+
+def _scored_rows(X, random_state): # row indices, or slice(None): every row
+    "The rows the structure scores read: every row, or, where a dense copy of a sparse X would pass `DENSE_LIMIT` entries, a seeded sample that fits, drawn by a hash of the rows' keys (so not by their order)."
+    if not sparse.issparse(X) or X.shape[0] * X.shape[1] <= DENSE_LIMIT: return slice(None)
+    seed = str(random_state).encode()
+    keys = [int.from_bytes(hashlib.blake2b(row.tobytes(), digest_size=8, key=seed).digest(), "big") for row in _row_keys(X)]
+    return np.sort(np.argsort(np.array(keys, dtype=np.uint64), kind="stable")[:DENSE_LIMIT // X.shape[1]])
 
 def _scores(X, Z, labels, latent, n_neighbors, max_points, random_state, code):
     "Every score of one map: structure scores, affine R^2 (with a latent) and 5-NN accuracy (with labels); `code` keys the cache."
     n_classes = 0 if labels is None else len(np.unique(labels))
-    dense = X.toarray() if sparse.issparse(X) else X
-    scores = structure_scores(dense, Z, labels if n_classes >= 3 else None, n_neighbors=n_neighbors,
+    rows = _scored_rows(X, random_state)  # a sparse X too large to densify: the structure scores read a sample of it
+    dense = X[rows].toarray() if sparse.issparse(X) else X
+    scores = structure_scores(dense, Z[rows], labels[rows] if n_classes >= 3 else None, n_neighbors=n_neighbors,
                               max_points=max_points, random_state=random_state)
     if latent is not None: scores["r2"] = affine_r2(Z, latent)
     if n_classes >= 2:
-        order = _content_order(X, Z)  # the folds are drawn over positions: content order makes them row-order free
-        scores["knn_accuracy"] = knn_accuracy(Z[order], labels[order], 5, random_state=random_state)
+        order = _content_order(X, Z, labels)  # the folds are drawn over positions: content order makes them row-order free
+        scores["knn_accuracy"] = knn_accuracy(Z[order], labels[order], 5, n_folds=KNN_FOLDS, random_state=random_state)
     return scores
 
 # %% ../nbs/compare.ipynb #19e53f20
 COST_COLUMNS = {"seconds": False, "peak_memory_mib": False}  # the cost columns; False: lower is better
+SCORE_NAMES = {  # the reader's name of each column
+               "seconds": "fit time", "peak_memory_mib": "peak memory", "r2": "R² to the latent",
+               "knn_accuracy": "5-NN accuracy", **{k: name for k, (name, _, _) in STRUCTURE_SCORES.items()}}
 
 class Comparison(pd.DataFrame):
     "A `compare` table, one row per method, that also carries the maps (`.maps`) and labels (`.labels`) its figure draws."
@@ -159,20 +203,41 @@ def _directions(columns):
     return {**{c: True for c in ("r2", "knn_accuracy") if c in columns},
             **{k: higher for k, (_, _, higher) in STRUCTURE_SCORES.items()}, **COST_COLUMNS}
 
+COMPARE_ARGUMENTS = ("n_components", "random_state")  # compare's own arguments, which it passes to every method
+
+def _method_spec(name, spec):
+    "(method key, options) of one entry of a `methods` dict: a key, or a (key, options dict) pair."
+    if isinstance(spec, str): return spec, {}
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict): return spec
+    raise TypeError(f"methods[{name!r}] must be a method key or a tuple (method key, options dict), got {spec!r}")
+
 def _method_rows(methods, options):
     "{row name: (method key, options)} from compare's `methods` and `options`."
     if isinstance(methods, str):
         if methods not in ("default", "all"): methods = [methods]
         else: methods = DEFAULT_METHODS if methods == "default" else tuple(METHODS)
-    if isinstance(methods, dict): rows = {name: spec if isinstance(spec, tuple) else (spec, {}) for name, spec in methods.items()}
-    else: rows = {key: (key, {}) for key in methods}
+    if isinstance(methods, dict): rows = {name: _method_spec(name, spec) for name, spec in methods.items()}
+    elif isinstance(methods, (list, tuple)) and all(isinstance(key, str) for key in methods):
+        repeated = sorted({key for key in methods if methods.count(key) > 1})
+        if repeated: raise ValueError(f"methods names {repeated} more than once; for variants of one method give "
+                                      "{row name: (method key, options)}")
+        rows = {key: (key, {}) for key in methods}
+    else: raise TypeError("methods must be 'default', 'all', a method key, a list of method keys or "
+                          f"{{row name: (method key, options)}}, got {methods!r}")
     if not rows: raise ValueError("methods is empty: give 'default', 'all' or method keys")
     unknown = sorted({key for key, _ in rows.values() if key not in METHODS})
     if unknown: raise ValueError(f"unknown methods {unknown} in methods; choose from {sorted(METHODS)}")
-    options = options or {}
-    stray = sorted(set(options) - {key for key, _ in rows.values()})
+    options = {} if options is None else options
+    if not isinstance(options, dict) or not all(isinstance(given, dict) for given in options.values()):
+        raise TypeError(f"options must be a dict {{method key: {{option: value}}}}, got {options!r}")
+    stray = sorted(set(options) - {key for key, _ in rows.values()}, key=str)
     if stray: raise ValueError(f"options names methods that are not compared: {stray}")
-    return {name: (key, {**options.get(key, {}), **extra}) for name, (key, extra) in rows.items()}
+    rows = {name: (key, {**options.get(key, {}), **extra}) for name, (key, extra) in rows.items()}
+    for name, (_, given) in rows.items():
+        own = [argument for argument in COMPARE_ARGUMENTS if argument in given]
+        if own: raise ValueError(f"the options of {name!r} set {', '.join(own)}, which compare gives every method: "
+                                 f"pass compare(..., {own[0]}=...) instead")
+    return rows
 
 # %% ../nbs/compare.ipynb #b5f7ff0a
 def _checked_data(X, labels, latent, layer, use_rep, use_raw, n_neighbors):
@@ -186,6 +251,8 @@ def _checked_data(X, labels, latent, layer, use_rep, use_raw, n_neighbors):
         raise TypeError("layer, use_rep and use_raw choose a matrix of an AnnData; X is a "
                         f"{type(X).__name__}")
     if isinstance(labels, str): raise TypeError("labels names an .obs column only when X is an AnnData; give an array")
+    if np.iscomplexobj(X.data if sparse.issparse(X) else X):  # a float copy would drop the imaginary parts silently
+        raise TypeError("X is complex; compare maps real data: give its real part, its modulus, or both as features")
     if sparse.issparse(X):
         X = sparse.csr_matrix(X, dtype=np.float64)
         if not np.all(np.isfinite(X.data)): raise ValueError("X contains NaN or infinite values")
@@ -202,6 +269,11 @@ def _checked_data(X, labels, latent, layer, use_rep, use_raw, n_neighbors):
             raise ValueError(f"labels must hold one class per point ({X.shape[0]}), got shape {labels.shape}")
         if any(label != label for label in labels):  # NaN, the one value unequal to itself
             raise ValueError("labels contain NaN: give every point a class (or leave the unlabelled points out)")
+        if any(label is None for label in labels):
+            raise ValueError("labels contain None: give every point a class (or leave the unlabelled points out)")
+        try: np.unique(labels)
+        except TypeError: raise TypeError("labels mix kinds that cannot be sorted together (numbers and strings): "
+                                          "use one kind, e.g. labels.astype(str)") from None
     if latent is not None:
         latent = np.asarray(latent, dtype=np.float64)
         latent = latent[:, None] if latent.ndim == 1 else latent
@@ -210,13 +282,25 @@ def _checked_data(X, labels, latent, layer, use_rep, use_raw, n_neighbors):
         if not np.all(np.isfinite(latent)): raise ValueError("latent contains NaN or infinite values")
     return X, labels, latent
 
-def _checked_settings(n_components, max_seconds, random_state):
+def _checked_settings(n_components, max_seconds, random_state, cache):
     if isinstance(n_components, bool) or not isinstance(n_components, Integral) or n_components < 1:
         raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
     if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, Real) or not max_seconds > 0):
         raise ValueError(f"max_seconds must be a positive number of seconds or None, got {max_seconds!r}")
     if isinstance(random_state, bool) or not isinstance(random_state, Integral):
         raise TypeError(f"random_state must be an integer seed (it keys the cache and the scores' samples), got {random_state!r}")
+    if not (cache is None or cache is False or isinstance(cache, (str, os.PathLike))):
+        raise TypeError(f"cache must be a folder (a str or Path), None (the default folder) or False (no cache), got {cache!r}")
+
+def _class_labels(labels):
+    "The labels the class scores use: None (with a warning that says why) when no class has `KNN_FOLDS` points, as when they are continuous."
+    if labels is None: return None
+    classes, counts = np.unique(labels, return_counts=True)
+    if len(classes) < 2 or counts.max() >= KNN_FOLDS: return labels
+    warnings.warn(f"labels have {len(classes)} classes among {len(labels)} points, none with {KNN_FOLDS} points (continuous "
+                  f"values?): the 5-NN accuracy and the centroid rank correlation are skipped, and the labels only colour "
+                  "the maps", stacklevel=3)
+    return None
 
 # %% ../nbs/compare.ipynb #84057101
 def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an AnnData
@@ -227,7 +311,7 @@ def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an
             latent=None, # (T, M) true latent, for the affine R^2
             max_seconds:float|None=None, # time budget: the methods not started when it is spent are skipped
             random_state:int=0, # seed of the methods and of the scores' samples
-            options:dict|None=None, # {method key: options passed to it}, e.g. {"ikd": {"n_landmarks": 500}}
+            options:dict|None=None, # {method key: options passed to it}, e.g. {"ikd": {"n_landmarks": 500}}; not n_components or random_state, which are compare's
             layer:str|None=None, use_rep:str|None=None, use_raw:bool=False, # which matrix of an AnnData (`anndata.data_matrix`)
             n_neighbors:int=10, # k of the local structure scores
             max_points:int=3000, # the pairwise scores use a seeded subset of this many points above it
@@ -237,12 +321,14 @@ def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an
     "Every method's map of `X`, its fit time and peak memory, and every structure score, in one table."
     from tqdm.auto import tqdm
     started = time.perf_counter()
-    _checked_settings(n_components, max_seconds, random_state)
+    _checked_settings(n_components, max_seconds, random_state, cache)
     X, labels, latent = _checked_data(X, labels, latent, layer, use_rep, use_raw, n_neighbors)
+    classes = _class_labels(labels)  # the labels the class scores use
     rows = _method_rows(methods, options)
     if "opentsne" in {key for key, _ in rows.values()} and n_components > 2:  # openTSNE's default FFT runs in 1-2 dims
         rows = {n: (k, {"negative_gradient_method": "bh", **o} if k == "opentsne" else o) for n, (k, o) in rows.items()}
-    fit, score = _cached(_fit, cache), _cached(_scores, cache)
+    unwritable = set()  # cache folders found unwritable in this call, each warned of once
+    fit, score = _cached(_fit, cache, unwritable), _cached(_scores, cache, unwritable)
     records, maps = [], {}
     bar = tqdm(rows.items(), desc="compare", unit="method", disable=None if progress is None else not progress)
     for name, (key, method_options) in bar:
@@ -262,10 +348,10 @@ def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an
         if reason: records.append({**record, "skipped": reason}); continue
         maps[name] = Z
         records.append({**record, "seconds": seconds, "peak_memory_mib": peak / 2 ** 20,
-                        **score(X, Z, labels, latent, n_neighbors, max_points, random_state, code_fingerprint()), "skipped": ""})
+                        **score(X, Z, classes, latent, n_neighbors, max_points, random_state, code_fingerprint()), "skipped": ""})
     bar.close()
     columns = ["name", *COST_COLUMNS, *(["r2"] if latent is not None else []),
-               *(["knn_accuracy"] if labels is not None and len(np.unique(labels)) >= 2 else []), *STRUCTURE_SCORES, "skipped"]
+               *(["knn_accuracy"] if classes is not None and len(np.unique(classes)) >= 2 else []), *STRUCTURE_SCORES, "skipped"]
     table = Comparison(pd.DataFrame.from_records(records, columns=["method", *columns]).set_index("method"))
     table["skipped"] = table["skipped"].fillna("")
     table.attrs["higher_is_better"] = _directions(columns)
@@ -274,9 +360,6 @@ def compare(X, # (T, N) data: an array, a SciPy sparse matrix, a DataFrame or an
     return table
 
 # %% ../nbs/compare.ipynb #3b03f970
-SCORE_NAMES = {"seconds": "fit time", "peak_memory_mib": "peak memory", "r2": "R² to the latent",
-               "knn_accuracy": "5-NN accuracy", **{k: name for k, (name, _, _) in STRUCTURE_SCORES.items()}}
-
 def ranks(table, # a `compare` table
           decimals:int=3, # scores equal to this many decimals share a rank
          ): # methods x scores, 1 = best, for the methods that ran and the scores they have
@@ -293,21 +376,26 @@ def _drawn(Z):
     span = np.ptp(Z) or 1.0
     return np.column_stack([Z[:, 0], np.random.default_rng(0).uniform(-span / 8, span / 8, len(Z))])
 
+HEAT_COLUMN = 0.34  # inches per score in the rank heat map: room for its rank at the label size
+LABEL_POINTS = 10  # text of the figure: about 10 px high where the figure is shown 630 px wide, the page's text column
+
 def plot_comparison(table, # a `compare` table (it carries the maps and labels)
-                    n_columns:int=4, # map panels per row
-                    panel_size:float=2.6, # inches per map panel
+                    n_columns:int=3, # map panels per row
+                    panel_size:float=2.1, # inches per map panel
                    ): # the matplotlib figure: the maps side by side, then the methods x scores rank heat map
     "The maps of a `compare` table coloured by label, and every method's rank on every score (1 = best)."
     import matplotlib.pyplot as plt
     from ikd.plot import points
-    maps = getattr(table, "maps", None)
+    maps, labels = getattr(table, "maps", None), getattr(table, "labels", None)
+    if "method" in table.columns: table = table.set_index("method")  # a table given with its index reset
+    maps = {name: Z for name, Z in (maps or {}).items() if name in table.index}  # a slice of the table: its rows only
     if not maps: raise ValueError("table carries no maps: pass the table compare returned (or a slice of it), with a method that ran")
-    labels = table.labels
     rank = ranks(table.loc[[name for name in table.index if name in maps]])
     n_rows = -(-len(maps) // n_columns)
     columns = min(n_columns, len(maps))
-    heat_height = 0.3 * len(rank) + 2.2
-    fig = plt.figure(figsize=(max(panel_size * columns + 1.8, 0.55 * rank.shape[1] + 3), panel_size * n_rows + heat_height),
+    heat_height = 0.3 * len(rank) + 2.4
+    # about 8 inches wide at the defaults, so that shown in the text column its text keeps LABEL_POINTS pixels or so
+    fig = plt.figure(figsize=(max(panel_size * columns + 1.8, HEAT_COLUMN * rank.shape[1] + 2.2), panel_size * n_rows + heat_height),
                      layout="constrained")
     top, bottom = fig.subfigures(2, 1, height_ratios=[panel_size * n_rows, heat_height])
     axes = np.atleast_1d(top.subplots(n_rows, columns, squeeze=False)).ravel()
@@ -316,20 +404,23 @@ def plot_comparison(table, # a `compare` table (it carries the maps and labels)
         if continuous: drawn = ax.scatter(*_drawn(Z).T, c=labels, cmap="viridis", s=float(np.clip(8000 / len(Z), 1, 30)),
                                           linewidths=0, rasterized=True)
         else: points(_drawn(Z), None if continuous else labels, ax=ax, legend=False)
-        ax.set(xticks=[], yticks=[], xlabel="", ylabel="", title=table.loc[name, "name"])
+        ax.set(xticks=[], yticks=[], xlabel="", ylabel="")
+        ax.set_title(table.loc[name, "name"], fontsize=LABEL_POINTS + 1)
     for ax in axes[len(maps):]: ax.set_visible(False)
     if continuous: top.colorbar(drawn, ax=axes[:len(maps)].tolist(), shrink=0.8, label="label")
     elif labels is not None:
         handles, names = axes[0].get_legend_handles_labels()
-        top.legend(handles, names, loc="outside right center", fontsize=8, frameon=False, markerscale=2, title="label")
+        top.legend(handles, names, loc="outside right center", fontsize=LABEL_POINTS - 0.5, frameon=False, markerscale=2,
+                   title="label", title_fontsize=LABEL_POINTS)
     ax = bottom.subplots()
     shown = rank.to_numpy(dtype=float)
     ax.imshow((shown - 1) / max(len(rank) - 1, 1), cmap="RdYlGn_r", vmin=0, vmax=1, aspect="auto")
     for (i, j), value in np.ndenumerate(shown):
-        if np.isfinite(value): ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=8)
-    ax.set_xticks(range(rank.shape[1]), [SCORE_NAMES.get(c, c) for c in rank.columns], rotation=40, ha="right", fontsize=8)
-    ax.set_yticks(range(len(rank)), [table.loc[name, "name"] for name in rank.index], fontsize=8)
-    ax.set_title("rank on each score (1 = best; equal to 3 decimals, equal rank)", fontsize=9)
+        if np.isfinite(value): ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=LABEL_POINTS - 1)
+    ax.set_xticks(range(rank.shape[1]), [SCORE_NAMES.get(c, c) for c in rank.columns], rotation=55, ha="right",
+                  rotation_mode="anchor", fontsize=LABEL_POINTS)
+    ax.set_yticks(range(len(rank)), [table.loc[name, "name"] for name in rank.index], fontsize=LABEL_POINTS)
+    ax.set_title("rank on each score (1 = best; equal to 3 decimals, equal rank)", fontsize=LABEL_POINTS)
     return fig
 
 # %% ../nbs/compare.ipynb #b8d2f1e3

@@ -15,9 +15,9 @@ from sklearn.utils import check_random_state
 from .kernels import get_kernel
 
 # %% auto #0
-__all__ = ['SOURCES', 'medium_latent', 'hard_latent', 'easy_latent', 'ou_latent', 'gp_observations', 'sinusoidal_observations',
-           'bump_observations', 'random_feature_observations', 'sparse_observations', 'data_path', 'load_guo_qpcr',
-           'load_digits', 'load_coil20', 'load_mnist', 'load_fashion_mnist']
+__all__ = ['NOISE_ROWS', 'SOURCES', 'medium_latent', 'hard_latent', 'easy_latent', 'ou_latent', 'gp_observations',
+           'sinusoidal_observations', 'bump_observations', 'random_feature_observations', 'sparse_observations',
+           'data_path', 'load_guo_qpcr', 'load_digits', 'load_coil20', 'load_mnist', 'load_fashion_mnist']
 
 # %% ../nbs/datasets.ipynb #c005
 def medium_latent(n_points:int=100, # T
@@ -106,6 +106,13 @@ def bump_observations(Z, # (T, 2) latent
     return 20 * np.exp(-sq) + noise * rng.standard_normal(sq.shape)
 
 # %% ../nbs/datasets.ipynb #7ebb6742
+NOISE_ROWS = 65536  # rows whose noise comes from one stream, keyed by the chunk's first row: no row's noise depends on `block`
+
+def _noise_pieces(start, stop):
+    "The [a, b) pieces of rows start..stop cut at the multiples of NOISE_ROWS, where each noise stream begins."
+    edges = [start, *range(-(-start // NOISE_ROWS) * NOISE_ROWS, stop, NOISE_ROWS), stop]
+    return [(a, b) for a, b in zip(edges[:-1], edges[1:]) if b > a]
+
 def random_feature_observations(Z, # (T, M) latent
                                 n_features:int, # N, number of independent (approximate) GP draws
                                 lengthscale:float=3.0, # l of the squared-exponential kernel
@@ -118,10 +125,17 @@ def random_feature_observations(Z, # (T, M) latent
     for name, value in (("n_features", n_features), ("n_random_features", n_random_features), ("block", block)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    for name, value in (("lengthscale", lengthscale), ("noise", noise)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {value!r}")
     if not (np.isfinite(lengthscale) and lengthscale > 0): raise ValueError(f"lengthscale must be positive, got {lengthscale!r}")
     if not (np.isfinite(noise) and noise >= 0): raise ValueError(f"noise must be a non-negative number, got {noise!r}")
+    try: Z = np.asarray(Z, dtype=np.float64)
+    except (TypeError, ValueError): raise TypeError(f"Z must be a numeric (T, M) array, got {type(Z).__name__}") from None
+    Z = Z[:, None] if Z.ndim == 1 else Z  # one latent dimension, given as a vector
+    if Z.ndim != 2 or Z.size == 0: raise ValueError(f"Z must be a non-empty (T, M) array, got shape {Z.shape}")
+    if not np.all(np.isfinite(Z)): raise ValueError("Z contains NaN or infinite values")
     rng = check_random_state(random_state)
-    Z = np.asarray(Z, dtype=np.float64).reshape(len(Z), -1)
     frequencies = rng.standard_normal((Z.shape[1], n_random_features)) / lengthscale
     phases = rng.uniform(0, 2 * np.pi, n_random_features)
     loadings = rng.standard_normal((n_random_features, n_features)) * np.sqrt(2 / n_random_features)
@@ -130,8 +144,9 @@ def random_feature_observations(Z, # (T, M) latent
     for start in range(0, len(Z), block):
         rows = slice(start, start + block)
         X[rows] = np.cos(Z[rows] @ frequencies + phases) @ loadings
-        if noise > 0:  # each block's noise from its own stream, so the rows do not depend on the block size
-            X[rows] += noise * np.random.default_rng([noise_seed, start]).standard_normal(X[rows].shape)
+        for a, b in _noise_pieces(start, min(start + block, len(Z))) if noise > 0 else ():
+            if a % NOISE_ROWS == 0: stream = np.random.default_rng([noise_seed, a])  # a chunk's stream, read on in order
+            X[a:b] += noise * stream.standard_normal((b - a, n_features))
     return X
 
 # %% ../nbs/datasets.ipynb #c014

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import warnings
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from scipy import linalg
@@ -150,6 +151,15 @@ def _squared_norm(D, a, b, s, reference): # ||g(D)||_F^2
         total += np.vdot(band, band)
     return 0.25 * total
 
+@cache
+def _blas_controller():
+    """The BLAS thread pools, found once per process (about 50 ms). The eigensolver runs with one BLAS thread: its many
+    products of g(D) with a few vectors gain nothing from a second thread, whose start and spin-wait cost 15 times the
+    products' processor time on the GP benchmark (200 ms against 13 ms) and hold the core the shortest-path workers use.
+    One thread also makes the eigenpairs the same whatever the machine's BLAS thread count."""
+    from threadpoolctl import ThreadpoolController  # scikit-learn's dependency
+    return ThreadpoolController()
+
 def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances (float64, or float32 to halve the memory)
                         n_components:int, # latent dimension M
                         reference="min_max", # reference rule or index
@@ -171,12 +181,15 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances (
     # Lanczos needs only products with g(D): D is read as it is, never copied, centred or converted as a whole
     dense = lambda: gram(np.asarray(D, dtype=np.float64), r, overwrite=overwrite)
     G = dense() if dense_problem(len(D), n_components) else gram_operator(D, r, (a, b, s))
-    values, vectors = top_eigenpairs(G, n_components, random_state, dense=None if isinstance(G, np.ndarray) else dense)
-    if values[-1] < 0:
-        warnings.warn(f"only {int(np.sum(values > 0))} of the top {n_components} eigenvalues of g(D) are positive; "
-                      "the others are set to 0 (Eq. 9 keeps positive eigenvalues only)", RuntimeWarning, stacklevel=2)
+    with _blas_controller().limit(limits=1, user_api="blas"):  # see `_blas_controller`
+        values, vectors = top_eigenpairs(G, n_components, random_state, dense=None if isinstance(G, np.ndarray) else dense)
+    rounding = max(values[0], 0.0) * len(D) * np.finfo(np.float64).eps  # an eigenvalue this small is the solver's rounding
+    if values[-1] <= rounding:
+        warnings.warn(f"only {int(np.sum(values > rounding))} of the top {n_components} eigenvalues of g(D) are positive "
+                      f"(above rounding, {rounding:.1e}); the others are set to 0 (Eq. 9 keeps positive eigenvalues only), "
+                      "so those coordinates are 0", RuntimeWarning, stacklevel=2)
     ratio = _explained_variance_ratio(values, total)
-    values = np.clip(values, 0, None)
+    values = np.where(values > rounding, values, 0.0)
     return Decomposition(vectors * np.sqrt(values), values, ratio, r, variance, reference_distances)
 
 def principal_axes(embedding, # (T, M) an embedding made without an eigendecomposition (e.g. by the blockwise solver)

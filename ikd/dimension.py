@@ -9,7 +9,7 @@ import numpy as np
 from scipy import optimize, special
 from sklearn.utils import check_random_state
 
-from .covariance import COINCIDENT_CORRELATION, COVARIANCE_TOLERANCE, ROW_BLOCK, new_correlations
+from .covariance import COINCIDENT_CORRELATION, COVARIANCE_TOLERANCE, ROW_BLOCK, new_correlations, nonzero_pairs
 from .geodesic import NEIGHBOUR_TIE
 from .solvers import ZERO_COVARIANCE
 from .validation import fixed_seed
@@ -50,6 +50,9 @@ def _check_square(S):
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
 
 def _asymmetry(rows, columns, own_rows, own_columns): # largest |s_ij - s_ji| / sqrt(s_ii s_jj) over finite pairs, or a bound below the tolerance
+    # a band equal to its mirror entry for entry (as every covariance a fit computes is) needs no gap: one comparison
+    # pass, where the gap and its bound take three
+    if np.array_equal(rows, columns): return 0.0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # NaN and infinite entries are refused by name later
         gap = np.abs(rows - columns)
         # the largest gap over the smallest variances bounds every ratio: a symmetric band needs no division (NaN fails here)
@@ -124,7 +127,7 @@ def _annulus_statistics(rho, # (B, W) some rows' correlations (the points themse
     # a point with a neighbour at the floor has no finite ratios (tied with the top: the same whatever the rounding)
     if inner == 0 and not lattice: usable &= rho.max(axis=1) < top - NEIGHBOUR_TIE
     # strictly inside: a neighbour tied with the k-th (integer data) sits on R whatever the rounding of its product
-    rows, cols = np.nonzero((trusted > (outer + NEIGHBOUR_TIE)[:, None]) & usable[:, None])
+    rows, cols = nonzero_pairs((trusted > (outer + NEIGHBOUR_TIE)[:, None]) & usable[:, None])
     outer_squared = unit.inverse(np.clip(outer, tiny, 1.0)) - floor
     squared = unit.inverse(np.clip(rho[rows, cols], tiny, 1.0)) - floor
     rows, squared = rows[squared > 0], squared[squared > 0]

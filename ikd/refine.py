@@ -98,7 +98,8 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     incidence = sparse.csr_matrix((np.r_[np.ones(rows.size), -np.ones(rows.size)],
                                    (np.r_[rows, cols], np.r_[pair_index, pair_index])), shape=(T, rows.size))
     def stress_of(Y):
-        offsets = Y[rows] - Y[cols]
+        offsets = np.take(Y, rows, axis=0)  # `take` gathers rows several times faster than fancy indexing, to the same values
+        offsets -= np.take(Y, cols, axis=0)
         dist = np.sqrt(np.einsum("ij,ij->i", offsets, offsets))
         return offsets, dist, np.sum(weights * (dist - targets) ** 2)
     offsets, dist, stress = stress_of(Y)

@@ -1,4 +1,4 @@
-"""Hypothesis profiles for the property tests.
+"""Hypothesis profiles for the property tests, and a compare cache of the test run's own.
 
 By default the `ci` profile is loaded: examples are derandomized (each test draws the same ones on every machine and
 every run), no example database is read or written, and a failure prints the `@reproduce_failure` blob that replays it.
@@ -12,7 +12,10 @@ To look further, run the property tests with the `explore` profile: fresh random
 
 A failure found so becomes an `@example(...)` on the test (with the fix), and the default run then checks it for good.
 """
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -21,3 +24,8 @@ settings.register_profile("ci", DEFAULT, max_examples=100, derandomize=True, dat
                           suppress_health_check=[HealthCheck.too_slow])  # timing checks would make the run depend on load
 settings.register_profile("explore", DEFAULT, max_examples=1000, derandomize=False, print_blob=True, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# `ikd.compare` memoises maps on disk: a test run (each pytest-xdist worker) gets an empty cache of its own, so that no
+# test reads a map an earlier run left in the user's cache, and two workers never write one file at once
+os.environ["IKD_CACHE"] = tempfile.mkdtemp(prefix="ikd_test_cache_")
+atexit.register(shutil.rmtree, os.environ["IKD_CACHE"], ignore_errors=True)

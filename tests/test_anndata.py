@@ -57,7 +57,8 @@ def test_sparse_counts_give_the_dense_map(pbmc):
     for method in ("ikd", "pca"):
         embed(dense, method)
         embed(stored_sparse, method)
-        np.testing.assert_allclose(stored_sparse.obsm[f"X_{method}"], dense.obsm[f"X_{method}"], rtol=0, atol=1e-10)
+        key = {"ikd": "X_ikd", "pca": "X_ikd_pca"}[method]
+        np.testing.assert_allclose(stored_sparse.obsm[key], dense.obsm[key], rtol=0, atol=1e-10)
 
 
 def test_scanpy_draws_the_map_and_h5ad_keeps_it(krumsiek, tmp_path):
@@ -81,6 +82,7 @@ def test_scanpy_draws_the_map_and_h5ad_keeps_it(krumsiek, tmp_path):
     (lambda a: embed(a, use_rep="X_tsne"), "use_rep 'X_tsne' is not in adata.obsm"),
     (lambda a: data_matrix(a, layer="x", use_rep="X_pca"), "give at most one of layer, use_rep and use_raw"),
     (lambda a: embed(a, key_added=""), "key_added must be a non-empty string"),
+    (lambda a: embed(a, use_raw=True, use_rep="X_pca"), "give at most one of layer, use_rep and use_raw"),
     (lambda a: compare(a, "no_such_column"), "labels 'no_such_column' is not a column of adata.obs"),
 ])
 def test_bad_input_is_refused_by_name(pbmc, call, message):
@@ -120,3 +122,38 @@ def test_pacmap_seed_note_is_dropped_and_its_warnings_kept(caplog):
     assert not any("random state" in message for message in filtered)
     real = [message for message in unfiltered if "random state" not in message]
     assert real and filtered == real
+
+
+@pytest.mark.parametrize("method", ["pca", "umap", "tsne"])
+def test_a_method_keeps_clear_of_scanpys_own_keys(pbmc, method):
+    "embed(adata, 'pca') wrote .obsm['X_pca'] and .uns['pca'], silently replacing scanpy's PCA (and so for umap, tsne)."
+    pbmc.obsm[f"X_{method}"] = scanpy_map = np.arange(2 * pbmc.n_obs, dtype=float).reshape(-1, 2)
+    pbmc.uns[method] = {"params": {"scanpy": True}}
+    quick = {"umap": {"n_epochs": 20}, "tsne": {"max_iter": 250}}.get(method, {})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        embed(pbmc, method, use_rep="X_pca", **quick)
+    assert not [w for w in caught if "embed replaces" in str(w.message)]  # nothing another tool wrote is replaced
+    np.testing.assert_array_equal(pbmc.obsm[f"X_{method}"], scanpy_map)
+    assert pbmc.uns[method] == {"params": {"scanpy": True}}
+    assert pbmc.obsm[f"X_ikd_{method}"].shape == (pbmc.n_obs, 2) and pbmc.uns[f"ikd_{method}"]["params"]["method"] == method
+
+
+def test_a_key_another_tool_wrote_is_replaced_with_a_warning(pbmc):
+    with pytest.warns(UserWarning, match=r"embed replaces adata.obsm\['X_pca'\], which another tool wrote"):
+        embed(pbmc, "pca", use_rep="X_pca", key_added="X_pca")
+    assert pbmc.obsm["X_pca"].shape == (pbmc.n_obs, 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        embed(pbmc, "pca", use_rep="X_pca", key_added="X_pca")
+        embed(pbmc, "pca")
+        embed(pbmc, "pca")
+    assert not [w for w in caught if "embed replaces" in str(w.message)]  # embed's own records, replaced by a rerun
+
+
+def test_use_raw_embeds_the_raw_matrix(pbmc):
+    "embed(adata, use_raw=True) reached IKD as an unknown keyword."
+    embed(pbmc, use_raw=True, n_neighbors=15)
+    raw = pbmc.raw.X.toarray() if sp.issparse(pbmc.raw.X) else np.asarray(pbmc.raw.X)
+    np.testing.assert_array_equal(pbmc.obsm["X_ikd"], embed_array("ikd", raw, 2, random_state=0, n_neighbors=15))
+    assert pbmc.uns["ikd"]["params"]["use_raw"] is True

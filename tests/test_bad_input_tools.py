@@ -106,3 +106,23 @@ def test_a_label_option_that_does_not_fit_the_data_is_refused(tmp_path, argv, wo
     assert status == 2 and len(stderr.strip().splitlines()) == 1, stderr
     assert words in stderr
     assert not (tmp_path / "z.npy").exists() and not (tmp_path / "ikd_embedding.png").exists()
+
+
+def test_compare_takes_random_state_and_exits_2_when_a_method_fails(tmp_path):
+    "--compare --random-state 3 printed a failed IKD row (the seed reached IKD twice) and exited 0."
+    np.save(tmp_path / "d.npy", np.random.default_rng(0).normal(size=(80, 6)))
+    status, stderr = command_line("d.npy", "--compare", "ikd,pca", "--random-state", "3", folder=tmp_path)
+    assert status == 0 and stderr == "", stderr
+    assert (tmp_path / "ikd_embedding.png").exists()
+    status, stderr = command_line("d.npy", "--compare", "ikd,pca", "--n-landmarks", "2", "--output", "two.png", folder=tmp_path)
+    assert status == 2 and len(stderr.strip().splitlines()) == 1, stderr
+    assert "failed (ikd)" in stderr and "n_landmarks must be at least n_components + 2" in stderr, stderr
+    assert (tmp_path / "two.png").exists()  # the methods that ran are still drawn
+
+
+@pytest.mark.parametrize("output, words", [("plot.txt", "needs a figure suffix"), ("no/such/folder/plot.png", "does not exist")])
+@pytest.mark.parametrize("job", [[], ["--compare", "pca"]])
+def test_an_output_that_cannot_be_written_is_refused_before_the_fit(tmp_path, output, words, job):
+    np.save(tmp_path / "d.npy", np.random.default_rng(0).normal(size=(40, 5)))
+    status, stderr = command_line("d.npy", *job, "--output", output, folder=tmp_path)
+    assert status == 2 and len(stderr.strip().splitlines()) == 1 and words in stderr, stderr

@@ -96,6 +96,22 @@ def test_sparse_input_equals_dense(gp):
     (lambda X, y, Z: compare(X, random_state=None), "random_state must be an integer seed"),
     (lambda X, y, Z: compare(X, use_rep="X_pca"), "layer, use_rep and use_raw choose a matrix of an AnnData"),
     (lambda X, y, Z: compare(X, methods=["pca"], options={"umap": {}}), "options names methods that are not compared"),
+    # compare's own arguments inside options made every fit fail with "got multiple values for argument 'random_state'"
+    (lambda X, y, Z: compare(X, methods=["ikd"], options={"ikd": {"random_state": 3}}), "pass compare(..., random_state=...)"),
+    (lambda X, y, Z: compare(X, methods={"ikd 3": ("ikd", {"n_components": 3})}), "set n_components"),
+    (lambda X, y, Z: compare(X, methods=None), "methods must be 'default', 'all'"),
+    (lambda X, y, Z: compare(X, methods=5), "methods must be 'default', 'all'"),
+    (lambda X, y, Z: compare(X, methods={"a": ("pca",)}), "methods['a'] must be a method key or a tuple"),
+    (lambda X, y, Z: compare(X, methods={"a": ["pca", {}]}), "methods['a'] must be a method key or a tuple"),
+    (lambda X, y, Z: compare(X, methods={"a": ("pca", "x")}), "methods['a'] must be a method key or a tuple"),
+    (lambda X, y, Z: compare(X, methods=["pca", "pca"]), "methods names ['pca'] more than once"),
+    (lambda X, y, Z: compare(X, methods=["pca"], options=[1]), "options must be a dict"),
+    (lambda X, y, Z: compare(X, methods=["pca"], options={"pca": 1}), "options must be a dict"),
+    (lambda X, y, Z: compare(X, methods=["pca"], cache=True), "cache must be a folder"),
+    (lambda X, y, Z: compare(X + 1j, methods=["pca"]), "X is complex"),
+    (lambda X, y, Z: compare(sp.csr_matrix(X + 1j), methods=["pca"]), "X is complex"),
+    (lambda X, y, Z: compare(X, np.array([None, *y[1:]], dtype=object), methods=["pca"]), "labels contain None"),
+    (lambda X, y, Z: compare(X, np.array(["a", *y[1:]], dtype=object), methods=["pca"]), "labels mix kinds"),
 ])
 def test_bad_input_is_refused_by_name(gp, call, message):
     with pytest.raises((ValueError, TypeError)) as error:
@@ -168,3 +184,67 @@ def test_the_figure_draws_every_map_and_the_rank_heat_map(table):
     assert len(heat.texts) == ranks(table).size
     with pytest.raises(ValueError, match="carries no maps"):
         plot_comparison(pd.DataFrame(table))  # a plain copy of the table keeps no maps
+
+
+def test_the_folds_do_not_depend_on_the_scale_dtype_or_order_of_x(gp):
+    "The folds were drawn in an order hashed from X's bytes: 7 X gave another 5-NN accuracy than X (0.900 against 0.910)."
+    X, labels, _ = gp
+    pca = embed("pca", X, 2, random_state=0)
+    orders = [comparison._content_order(data, pca, labels) for data in
+              (X, 7 * X, X.astype(np.float32).astype(np.float64), sp.csr_matrix(X), X + 1e3)]
+    for order in orders[1:]: np.testing.assert_array_equal(order, orders[0])
+    shuffled = np.random.default_rng(5).permutation(len(X))
+    np.testing.assert_array_equal(shuffled[comparison._content_order(X[shuffled], pca[shuffled], labels[shuffled])], orders[0])
+    accuracies = {tuple(compare(data, labels, methods=["ikd", "pca"], cache=False)["knn_accuracy"].round(12).to_numpy())
+                  for data in (X, 7 * X, X.astype(np.float32))}  # the same folds for every method too
+    assert len(accuracies) == 1, accuracies
+
+
+def test_continuous_labels_colour_the_maps_and_skip_the_class_scores(gp):
+    X, _, latent = gp
+    for labels in (latent[:, 0], np.arange(len(X))):  # continuous values; one class per point
+        with pytest.warns(UserWarning, match="the 5-NN accuracy and the centroid rank correlation are skipped"):
+            table = compare(X, labels, methods=["pca"], cache=False)
+        assert "knn_accuracy" not in table and table["centroid_rank_correlation"].isna().all()
+        assert table.loc["pca", "skipped"] == "" and table.labels is not None
+
+
+def test_the_figure_of_a_slice_draws_its_rows(table):
+    import matplotlib
+    matplotlib.use("Agg")
+    for part in (table.loc[["ikd", "pca"]], table.loc[["ikd", "pca"]].reset_index()):  # raised KeyError 'le'
+        titles = {ax.get_title() for ax in plot_comparison(part).get_axes() if ax.get_visible()}
+        assert {"IKD", "PCA"} <= titles and not titles & {"Isomap", "Laplacian eigenmaps"}, titles
+
+
+def test_a_cache_that_cannot_be_written_keeps_the_results_and_warns_once(gp, tmp_path):
+    X, labels, _ = gp
+    (tmp_path / "a file").write_text("")  # no folder can be made inside a file
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = compare(X, labels, methods=["pca", "le"], cache=tmp_path / "a file")
+    assert (table["skipped"] == "").all() and set(table.maps) == {"pca", "le"}
+    assert sum("could not write its cache" in str(w.message) for w in caught) == 1
+
+
+def test_ikd_past_the_exact_fit_size_is_skipped_unless_it_fits_landmarks():
+    "n_landmarks='auto' is the exact fit up to AUTO_EXACT_POINTS rows: between MAX_POINTS['ikd'] and that, a T x T fit."
+    from ikd.landmarks import AUTO_EXACT_POINTS
+    assert comparison.MAX_POINTS["ikd"] < 15_000 <= AUTO_EXACT_POINTS
+    assert "more than the 10000" in comparison.skip_reason("ikd", 15_000, 50, {})
+    assert comparison.skip_reason("ikd", 15_000, 50, {"n_landmarks": 500}) == ""
+    assert comparison.skip_reason("ikd", AUTO_EXACT_POINTS + 1, 50, {}) == ""
+
+
+def test_a_sparse_x_too_large_to_densify_is_scored_on_a_sample(gp, monkeypatch):
+    X, labels, _ = gp
+    X = sp.csr_matrix(np.clip(X, 0, None))
+    monkeypatch.setattr(comparison, "DENSE_LIMIT", 120 * X.shape[1])  # room for 120 of the 200 rows
+    densified = []
+    monkeypatch.setattr(comparison, "structure_scores", lambda dense, *args, **kwargs: densified.append(dense.shape) or
+                        dict.fromkeys(ikd.metrics.STRUCTURE_SCORES, 0.0))
+    table = compare(X, labels, methods=["ikd"], cache=False)
+    assert densified == [(120, X.shape[1])] and table.loc["ikd", "skipped"] == ""
+    rows = comparison._scored_rows(X, 0)
+    shuffled = np.random.default_rng(2).permutation(X.shape[0])
+    np.testing.assert_array_equal(np.sort(shuffled[comparison._scored_rows(X[shuffled], 0)]), rows)  # not by position

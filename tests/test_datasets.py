@@ -54,3 +54,27 @@ def test_no_data_directory_at_all(monkeypatch):
     monkeypatch.delenv("IKD_DATA", raising=False)
     with pytest.raises(FileNotFoundError, match="IKD_DATA"):
         datasets.load_guo_qpcr()
+
+
+def test_random_feature_noise_does_not_depend_on_the_block_size():
+    "The docs say the rows do not depend on `block`; with noise > 0 each block drew its own noise stream."
+    Z = np.random.default_rng(1).uniform(0, 4, (300, 2))
+    noisy = [datasets.random_feature_observations(Z, 6, noise=0.1, random_state=0, block=block) for block in (7, 64, 65536)]
+    for X in noisy[1:]: np.testing.assert_allclose(X, noisy[0], rtol=0, atol=1e-12)
+    clean = datasets.random_feature_observations(Z, 6, random_state=0)
+    assert 0.08 < np.std(noisy[0] - clean) < 0.12  # the noise is there
+
+
+@pytest.mark.parametrize("Z, options, message", [
+    (np.r_[np.zeros((9, 2)), [[np.nan, 0]]], {}, "Z contains NaN or infinite values"),
+    (np.r_[np.zeros((9, 2)), [[np.inf, 0]]], {}, "Z contains NaN or infinite values"),
+    (np.zeros((10, 2, 2)), {}, "Z must be a non-empty (T, M) array"),
+    (np.zeros((0, 2)), {}, "Z must be a non-empty (T, M) array"),
+    (np.zeros((10, 2)), {"lengthscale": "3"}, "lengthscale must be a number"),
+    (np.zeros((10, 2)), {"noise": "0.1"}, "noise must be a number"),
+    ([["a", "b"]], {}, "Z must be a numeric (T, M) array"),
+])
+def test_random_feature_observations_refuse_bad_input_by_name(Z, options, message):
+    with pytest.raises((ValueError, TypeError)) as error:
+        datasets.random_feature_observations(Z, 5, **options)
+    assert message in str(error.value)

@@ -94,15 +94,15 @@ def test_home_table_reads_the_results(real, gp_r2, fashion):
     assert quoted("index", r"latent \$R\^2\$, GP mapping, \$N = 1000\$ \| ([\d.]+) \| ([\d.]+)") \
         == [round(gp_r2.loc["ikd", 1000], 3), round(gp_r2[1000].drop("ikd").max(), 3)]
     ikd, umap = fashion.loc["ikd"], fashion.loc["umap"]
-    assert quoted("index", r"all 70 000 Fashion-MNIST images, \$M = 2\$ \(IKD's defaults: 1000 landmarks over the graph of every "
-                           r"row; one thread\) \| ([\d.]+), ([\d.]+) s, ([\d.]+) GB \| ([\d.]+), ([\d.]+) s") \
-        == [shown_as(ikd.score, 3), shown_as(ikd.seconds, 0), shown_as(ikd.peak_mb / 1024, 2), shown_as(umap.score, 3),
+    assert quoted("index", r"all 70 000 Fashion-MNIST images, \$M = 2\$ \(IKD's defaults: (\d+) landmarks over the graph of every "
+                           r"row; one thread\) \| ([\d.]+), ([\d.]+) s, ([\d.]+) GiB \| ([\d.]+), ([\d.]+) s") \
+        == [int(ikd.n_landmarks), shown_as(ikd.score, 3), shown_as(ikd.seconds, 0), shown_as(ikd.peak_mb / 1024, 2), shown_as(umap.score, 3),
             shown_as(umap.seconds, 0)]
 
 
 def test_fashion_mnist_time_is_the_benchmarks(fashion):
     ikd = fashion.loc["ikd"]
-    assert quoted("getting_started", r"all 70 000 Fashion-MNIST images embed in ([\d.]+) s and ([\d.]+) GB") \
+    assert quoted("getting_started", r"all 70 000 Fashion-MNIST images embed in ([\d.]+) s and ([\d.]+) GiB") \
         == [shown_as(ikd.seconds, 0), shown_as(ikd.peak_mb / 1024, 1)]
     assert quoted("landmarks", r"\*\*Fashion-MNIST\*\*: IKD's 5-NN accuracy is ([\d.]+) \(UMAP ([\d.]+), PCA [\d.]+\), in ([\d.]+) s") \
         == [shown_as(ikd.score, 3), shown_as(fashion.loc["umap", "score"], 3), shown_as(ikd.seconds, 0)]
@@ -194,8 +194,8 @@ def test_rnet_prose_reads_the_benchmark():
 def test_landmark_page_scale_numbers_are_the_benchmarks():
     scale = pd.read_csv(BENCHMARKS / "scale.csv").set_index(["method", "T"])
     geodesic, full = scale.loc[("geodesic", 16000)], scale.loc[("full", 16000)]
-    assert quoted("landmarks", r"geodesic IKD at \$T = 16\\,000\$: ([\d.]+) GB, .*? in (\d+) s \(full IKD at the same "
-                               r"\$T\$: ([\d.]+) GB, (\d+) s\)") \
+    assert quoted("landmarks", r"geodesic IKD at \$T = 16\\,000\$: ([\d.]+) GiB, .*? in (\d+) s \(full IKD at the same "
+                               r"\$T\$: ([\d.]+) GiB, (\d+) s\)") \
         == [round(geodesic.peak_gb, 1), round(geodesic.seconds), round(full.peak_gb, 1), round(full.seconds)]
 
 
