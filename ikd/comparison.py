@@ -150,7 +150,9 @@ def _row_keys(X): # (T, 2): each row's squared distance from the centroid over t
     direction = np.random.default_rng(0).standard_normal(X.shape[1])
     if sparse.issparse(X):  # |x - mean|^2 without densifying X
         spread = np.asarray(X.multiply(X).sum(axis=1)).ravel() - 2 * (X @ mean) + mean @ mean
-    else: spread = np.einsum("ij,ij->i", X - mean, X - mean)
+    else:
+        centred = X - mean  # one centred copy, read twice
+        spread = np.einsum("ij,ij->i", centred, centred)
     scale = spread.mean() if spread.mean() > 0 else 1.0
     along = (X @ direction - mean @ direction) / np.sqrt(scale)
     return np.column_stack([_rounded_key(np.maximum(spread, 0) / scale), _rounded_key(along)])
