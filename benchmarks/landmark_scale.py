@@ -5,11 +5,12 @@ known 2-D latent, and 200 000 of them beside UMAP and PaCMAP.
     python benchmarks/landmark_scale.py million     [--points 1000000]
     python benchmarks/landmark_scale.py side-by-side [--points 200000] [--methods ikd umap pacmap]
     python benchmarks/landmark_scale.py growing     [--sizes 8000 16000 32000 70000]  # Fig. 13 beyond T = 4000
+    python benchmarks/landmark_scale.py exact       [--sizes 32000] [--methods ikd ikd_covariance]  # item 7
 
 Every fit runs in a fresh child process, one after another; its time is the fit's wall time (and processor time, every thread of the process, which load on the machine moves less) and its memory the peak
 resident set beyond what the process held once the data were loaded (Linux's VmHWM, reset after loading). Every library runs on one thread
 (OMP/OPENBLAS/MKL/NUMBA_NUM_THREADS=1 unless set): UMAP and PaCMAP with a `random_state` run serially anyway, and IKD's
-default `n_jobs=None` is serial, except in `million`, whose fit runs its shortest paths on both cores (`n_jobs=-1`). Each row goes to `benchmarks/results/landmark_scale.csv` (a row of the same experiment,
+default `n_jobs=None` is serial, except in `million` and `exact`, whose fits run its shortest paths on both cores (`n_jobs=-1`). Each row goes to `benchmarks/results/landmark_scale.csv` (a row of the same experiment,
 data, method and T is replaced), with IKD's stage times from its `ikd` logger.
 
 images: `IKD(2, random_state=0)` with its defaults (`n_landmarks='auto'`), UMAP and PCA, scored by 5-NN accuracy under
@@ -21,6 +22,9 @@ no noise; the score is the affine R^2 of the map against the latent.
 growing: Fashion-MNIST subsets (`datasets.load_fashion_mnist(T, random_state=0)`), IKD with `n_landmarks=None` (the
 exact fit) up to `--exact-max` points and `n_landmarks='auto'` beyond, PCA and UMAP, 5-NN under the paper's folds and
 shuffled ones, as `nbs/exp_fig13.ipynb` scores T <= 4000.
+exact: the exact geodesic fit (`IKD(2, n_landmarks=None, n_jobs=-1)`) of Fashion-MNIST subsets: "ikd" as it runs past
+`estimator.EXACT_FROM_ROWS_POINTS` rows (graph from the rows, distances over the float32 paths), "ikd_covariance" with
+that bound lifted (the float64 T x T covariance beside the paths, as every exact fit ran before), same data and seed.
 """
 from __future__ import annotations
 
@@ -77,10 +81,11 @@ with open("/proc/self/clear_refs", "w") as refs: refs.write("5")  # the peak res
 before = status_mb("VmRSS")
 start, cpu_start = time.perf_counter(), time.process_time()
 extra = {}
-if method == "ikd":
-    from ikd import IKD
-    landmarks = None if experiment == "growing" and T <= exact_max else "auto"
-    n_jobs = -1 if experiment == "million" else None  # the million-point fit uses both cores; the others one
+if method in ("ikd", "ikd_covariance"):
+    from ikd import IKD, estimator
+    if method == "ikd_covariance": estimator.EXACT_FROM_ROWS_POINTS = 2 ** 62
+    landmarks = None if experiment == "exact" or (experiment == "growing" and T <= exact_max) else "auto"
+    n_jobs = -1 if experiment in ("million", "exact") else None  # these fits use both cores; the others one
     model = IKD(2, n_landmarks=landmarks, random_state=0, n_jobs=n_jobs).fit(X)
     embedding = model.embedding_
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
@@ -121,7 +126,7 @@ def recorded(row: dict) -> None:
         writer.writeheader()
         writer.writerows(rows)
     stages = json.loads(row["stages"]) if row["stages"] else {}
-    shown = "  ".join(f"{name} {stages[name]:.1f}" for name in ("landmarks", "graph", "paths", "eigensolver", "placement",
+    shown = "  ".join(f"{name} {stages[name]:.1f}" for name in ("landmarks", "covariance", "settings", "graph", "paths", "distances", "eigensolver", "placement",
                                                                "refinement") if name in stages)
     print(f"{row['experiment']:<12} {row['data']:<8} {row['method']:<7} {row['T']:>8} {float(row['seconds']):>8.1f} s (cpu {float(row['cpu_seconds']):.1f} s) "
           f"{float(row['peak_mb']):>8.0f} MB  {row['score_name']} {float(row['score']):.4f}  {shown}", flush=True)
@@ -129,7 +134,7 @@ def recorded(row: dict) -> None:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("experiment", choices=["images", "million", "side-by-side", "growing"])
+    parser.add_argument("experiment", choices=["images", "million", "side-by-side", "growing", "exact"])
     parser.add_argument("--sets", nargs="+", default=["mnist", "fashion"], choices=["mnist", "fashion"])
     parser.add_argument("--methods", nargs="+")
     parser.add_argument("--points", type=int)
@@ -144,6 +149,9 @@ def main(argv=None):
     elif args.experiment == "side-by-side":
         for method in args.methods or ["ikd", "umap", "pacmap"]:
             recorded(run_child("side-by-side", "gp2d", method, args.points or 200_000))
+    elif args.experiment == "exact":
+        for T in args.sizes:
+            for method in args.methods or ["ikd", "ikd_covariance"]: recorded(run_child("exact", "fashion", method, T))
     else:
         for T in args.sizes:
             for method in args.methods or ["ikd", "pca", "umap"]:

@@ -5,9 +5,10 @@ Run: python benchmarks/scale.py [--data-dir DIR] [--sizes 1000 2000 4000 8000 16
 Each fit runs in a fresh subprocess so that its peak resident memory (ru_maxrss, data loading included) is its own.
 Geodesic and landmark IKD run with n_jobs=-1 (the shortest paths on every core); full and geodesic IKD fit every row
 (n_landmarks=None, which n_landmarks="auto" would replace by landmarks beyond `landmarks.AUTO_EXACT_POINTS`). Full IKD
-holds several T x T float64 matrices, geodesic IKD the covariance and the float32 path lengths (1.5 such matrices); a
+holds several T x T float64 matrices, geodesic IKD the covariance and the float32 path lengths (1.5 such matrices), or,
+past `estimator.EXACT_FROM_ROWS_POINTS` rows, the float32 path lengths alone (0.5); a
 size whose predicted need exceeds --memory-gb is skipped, as is any larger size after a run that timed out. Prints a table and the fitted growth
-exponents, and writes benchmarks/results/scale.csv (method, T, seconds, peak_gb).
+exponents, and writes benchmarks/results/scale.csv (method, T, seconds, peak_gb), replacing only the rows it measured.
 """
 import argparse
 import csv
@@ -24,6 +25,12 @@ from timing import report_from_child, run_in_child
 RESULTS = Path(__file__).parent / "results" / "scale.csv"
 METHODS = ("full", "geodesic", "landmark")
 DENSE_COPIES = {"full": 6, "geodesic": 1.5}  # T x T float64 matrices a fit holds at its peak
+
+
+def dense_copies(method, T):
+    "T x T float64 matrices the fit holds at its peak: the geodesic fit from the rows holds the float32 paths only."
+    from ikd.estimator import EXACT_FROM_ROWS_POINTS
+    return 0.5 if method == "geodesic" and T > EXACT_FROM_ROWS_POINTS else DENSE_COPIES.get(method, 0)
 
 
 def run_single(method, T, n_landmarks, data_dir):
@@ -56,7 +63,7 @@ def main():
     print(f"{'method':>9s} {'T':>6s} {'seconds':>9s} {'peak GB':>8s}")
     for method in args.methods:
         for T in args.sizes:
-            need = DENSE_COPIES.get(method, 0) * 8 * T ** 2 / 2 ** 30
+            need = dense_copies(method, T) * 8 * T ** 2 / 2 ** 30
             if need > args.memory_gb:
                 print(f"{method:>9s} {T:6d}   skipped: about {need:.0f} GB of T x T matrices")
                 continue
@@ -78,9 +85,14 @@ def main():
         if len(sizes) > 1:
             print(f"{method}: time ~ T^{np.polyfit(np.log(sizes), np.log(seconds), 1)[0]:.2f} (T >= 2000)")
     RESULTS.parent.mkdir(exist_ok=True)
+    # rows of earlier runs stay unless this run measured the same method and T
+    measured = {(r["method"], str(r["T"])) for r in rows}
+    kept = [r for r in csv.DictReader(RESULTS.open())] if RESULTS.exists() else []
+    merged = [r for r in kept if (r["method"], r["T"]) not in measured] + rows
+    merged.sort(key=lambda r: (METHODS.index(r["method"]), int(r["T"])))
     with open(RESULTS, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=["method", "T", "seconds", "peak_gb"])
-        writer.writeheader(); writer.writerows(rows)
+        writer.writeheader(); writer.writerows(merged)
     print(f"written {RESULTS}")
 
 

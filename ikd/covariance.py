@@ -13,13 +13,13 @@ from scipy.sparse.csgraph import connected_components
 
 # %% auto #0
 __all__ = ['COVARIANCES', 'CONSTANT_TOLERANCE', 'ROW_BLOCK', 'TRANSFORM_CHUNK', 'SPARSE_OFFSET_LIMIT', 'PAIR_CHUNK',
-           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'COINCIDENT_RADIUS', 'SWEEP_SLACK', 'covariance_rows',
-           'standardised_rows', 'mixed_bits', 'Rows', 'DenseRows', 'as_rows', 'covariance_from_rows',
-           'sample_covariance', 'nonzero_pairs', 'SparseRows', 'paired_products', 'check_covariance', 'coincide',
-           'correlations_at', 'new_correlations', 'correlation_matrix', 'check_positive_pairs', 'marginal_variance',
-           'prepared_covariance', 'distinct_rows', 'coincident_groups', 'content_keys', 'coincident_points',
-           'coincident_rows', 'PreparedRows', 'prepared_rows', 'fitted_covariance', 'check_distinct_count',
-           'check_landmark_copies', 'rows_of_new_points']
+           'COVARIANCE_TOLERANCE', 'COINCIDENT_CORRELATION', 'NO_POSITIVE_PAIRS', 'COINCIDENT_RADIUS', 'SWEEP_SLACK',
+           'covariance_rows', 'standardised_rows', 'mixed_bits', 'Rows', 'DenseRows', 'as_rows', 'covariance_from_rows',
+           'sample_covariance', 'RowCovariance', 'nonzero_pairs', 'SparseRows', 'paired_products', 'check_covariance',
+           'coincide', 'correlations_at', 'new_correlations', 'correlation_matrix', 'check_positive_pairs',
+           'marginal_variance', 'rows_variance', 'prepared_covariance', 'distinct_rows', 'coincident_groups',
+           'content_keys', 'coincident_points', 'coincident_rows', 'PreparedRows', 'prepared_rows', 'fitted_covariance',
+           'check_distinct_count', 'check_landmark_copies', 'rows_of_new_points']
 
 # %% ../nbs/covariance.ipynb #c005
 COVARIANCES = ("correlation", "covariance", "precomputed")  # the kinds `IKD(covariance=...)` accepts
@@ -177,6 +177,26 @@ def sample_covariance(X, # (T, N) data, rows are points
                      ): # (T, T) symmetric matrix
     "The $T \\times T$ sample covariance (Alg. 1 line 2) or correlation between the rows of `X`."
     return covariance_from_rows(covariance_rows(X, kind), kind)
+
+# %% ../nbs/covariance.ipynb #rc01
+class RowCovariance:
+    "The $T \\times T$ covariance (or correlation) of prepared rows, never formed: each band is computed when it is read."
+    ndim, dtype = 2, np.dtype(np.float64)
+
+    def __init__(self, rows, # rows prepared by `covariance_rows` (an array or `SparseRows`)
+                 kind:str="correlation", # the kind the rows were made for: a correlation's diagonal is exactly 1
+                ):
+        self.rows, self.kind = as_rows(rows), kind
+        self.shape = (len(self.rows), len(self.rows))
+
+    def __len__(self): return self.shape[0]
+
+    def diagonal(self): return np.ones(len(self)) if self.kind == "correlation" else self.rows.squared_norms()
+
+    def __getitem__(self, chosen): # a slice or indices of rows -> their (n, T) band
+        band = self.rows[chosen].products(self.rows)
+        if self.kind == "correlation": band[np.arange(len(band)), np.arange(len(self))[chosen]] = 1.0
+        return band
 
 # %% ../nbs/covariance.ipynb #a005
 def nonzero_pairs(mask, # (n, T) boolean, e.g. one band of a T x T matrix compared with a bound
@@ -408,17 +428,24 @@ def check_positive_pairs(S, # (T, T) covariance
                         ) -> None:
     "Refuse a covariance in which no two points covary positively: no distance can be inferred from it."
     # positive entries beyond the diagonal's, counted without forming another T x T float array
-    if np.count_nonzero(S > 0) <= np.count_nonzero(np.diag(S) > 0):
-        raise ValueError("no two points have a positive covariance, so IKD can infer no distance between any of them "
-                         "(f^-1 of a covariance <= 0 is infinite); an identity matrix or one-hot rows of distinct classes "
-                         "look like this")
+    if np.count_nonzero(S > 0) <= np.count_nonzero(np.diag(S) > 0): raise ValueError(NO_POSITIVE_PAIRS)
 
-def marginal_variance(S, # (T, T) covariance
+NO_POSITIVE_PAIRS = ("no two points have a positive covariance, so IKD can infer no distance between any of them "
+                     "(f^-1 of a covariance <= 0 is infinite); an identity matrix or one-hot rows of distinct classes "
+                     "look like this")
+
+def marginal_variance(S, # (T, T) covariance, or its (T,) diagonal
                      ) -> float: # sigma^2 (1 for correlations)
     "The marginal variance $\\hat\\sigma^2$: the mean of the diagonal of `S`."
-    variances = np.diag(S)
+    variances = np.diag(S) if np.ndim(S) == 2 else np.asarray(S, dtype=np.float64)
     largest = float(np.max(variances))  # the mean over the largest: variances near 1e308 must not overflow the sum
     return largest * float(np.mean(variances / largest))
+
+def rows_variance(rows, # (T, N) rows prepared by `covariance_rows` (an array or `SparseRows`)
+                  kind:str, # "correlation" or "covariance"
+                 ) -> float: # sigma^2 of their covariance, which is never formed
+    "`marginal_variance` of the rows' covariance from the rows: 1 for correlations, else the mean squared norm."
+    return 1.0 if kind == "correlation" else marginal_variance(as_rows(rows).squared_norms())
 
 # %% ../nbs/covariance.ipynb #h140
 def prepared_covariance(S, # (T, T) covariance of the points to fit, changed in place
@@ -589,6 +616,9 @@ def prepared_rows(X, # (T, N) validated data (an array or sparse matrix), or the
     if kind == "precomputed": return PreparedRows(check_covariance(X.toarray() if sparse.issparse(X) else X), None, None)
     if X.shape[1] < 2:
         raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
+    if X.shape[1] == 2:  # caught here, where the cause is plain, not later as a count of distinct rows
+        raise ValueError("X has 2 features: centred over its features every row is a multiple of (1, -1), so X has at most "
+                         "2 distinct rows (up to scale) and IKD can infer no distances; it needs at least 3 features")
     rows, location, scale = standardised_rows(X, kind)
     first, copy_of = distinct_rows(rows)
     if len(first) == len(rows): return PreparedRows(rows, location, scale)

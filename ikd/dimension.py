@@ -9,7 +9,8 @@ import numpy as np
 from scipy import optimize, special
 from sklearn.utils import check_random_state
 
-from .covariance import COINCIDENT_CORRELATION, COVARIANCE_TOLERANCE, ROW_BLOCK, new_correlations, nonzero_pairs
+from .covariance import (COINCIDENT_CORRELATION, COVARIANCE_TOLERANCE, ROW_BLOCK, RowCovariance, new_correlations,
+                            nonzero_pairs)
 from .geodesic import NEIGHBOUR_TIE
 from .solvers import ZERO_COVARIANCE
 from .validation import fixed_seed
@@ -44,7 +45,8 @@ def noise_extreme(n_draws:int, # n, independent draws
 
 # %% ../nbs/dimension.ipynb #c005
 def _check_square(S):
-    "Refuse anything but a square 2-D array (a memory map will do): a covariance between T points."
+    "Refuse anything but a square 2-D array (a memory map, or a `covariance.RowCovariance`, will do): a covariance between T points."
+    if isinstance(S, RowCovariance): return
     if not isinstance(S, np.ndarray) or S.ndim != 2 or S.shape[0] != S.shape[1]:
         raise ValueError(f"S must be a square (T, T) covariance matrix (a NumPy array), got "
                          f"{type(S).__name__} of shape {getattr(S, 'shape', None)}")
@@ -182,10 +184,10 @@ def dimension_reading(S, # (T, T) covariance or correlation
     if not (np.isfinite(reach) and 1 < reach <= 1e3): raise ValueError(f"reach must be a number in (1, 1000], got {reach!r}")
     if floor_shift is not None and not (np.isfinite(floor_shift) and floor_shift >= 0):
         raise ValueError(f"floor_shift must be a number >= 0 or None, got {floor_shift!r}")
-    diagonal = np.asarray(np.diag(S), dtype=np.float64)
+    diagonal = np.asarray(S.diagonal(), dtype=np.float64)
     if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
         raise ValueError("S must have a positive, finite diagonal (every point's variance)")
-    _check_symmetric(S)
+    if not isinstance(S, RowCovariance): _check_symmetric(S)  # computed from rows, it is symmetric by construction
     bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
     counts_noise = n_features is not None and floor_shift is None
     competing_edge = lambda top: top - noise_blurred_excess(1 - top, n_features, tolerance)

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .covariance import (COINCIDENT_CORRELATION, COVARIANCES, TRANSFORM_CHUNK, PreparedRows, as_rows, coincide,
                             correlation_matrix, covariance_from_rows, fitted_covariance, prepared_covariance, prepared_rows,
-                            rows_of_new_points)
+                            rows_of_new_points, rows_variance, RowCovariance)
 from .decoder import GPDecoder, Likelihood, likelihood
 from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
@@ -29,9 +29,10 @@ from .solvers import ZERO_COVARIANCE, Solver, covariance_floor
 from .validation import refuse_booleans
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'INPUT_CHECKS', 'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding', 'landmark_graph_embedding',
-           'place_new_points', 'place_rows', 'landmark_fit_embedding', 'check_landmark_options', 'landmark_count',
-           'chosen_landmarks', 'fit_settings', 'fitted_solution', 'IKD', 'compact_copy', 'transform_lazily']
+__all__ = ['REFINE_STEPS', 'EXACT_FROM_ROWS_POINTS', 'INPUT_CHECKS', 'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding',
+           'landmark_graph_embedding', 'place_new_points', 'place_rows', 'landmark_fit_embedding',
+           'check_landmark_options', 'exact_fit_from_rows', 'landmark_count', 'chosen_landmarks', 'fit_settings',
+           'fitted_solution', 'IKD', 'compact_copy', 'transform_lazily']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -156,6 +157,18 @@ def check_landmark_options(params:dict, # an IKD's `get_params()`
         raise ValueError("a landmark fit needs the data to compute covariances in chunks; n_landmarks and landmark "
                          "indices cannot be used with covariance='precomputed'")
 
+EXACT_FROM_ROWS_POINTS = 20_000  # an exact geodesic fit of more distinct rows than this never forms their T x T covariance
+
+def exact_fit_from_rows(params:dict, # an IKD's `get_params()`
+                        n_landmarks:int|None, # L from `landmark_count` (None: every row)
+                        n_rows:int, # distinct rows of the data
+                       ) -> bool:
+    """Whether an exact geodesic fit builds its graph from the rows in bands and writes its distances over the float32
+    paths (4 bytes a pair), instead of holding the float64 covariance beside the paths (12 bytes a pair)."""
+    geodesic = params["solver"] in ("auto", "geodesic") or type(params["solver"]) in (GeodesicSolver, LandmarkGeodesicSolver)
+    return (n_landmarks is None and isinstance(params["landmarks"], str) and params["covariance"] != "precomputed"
+            and geodesic and n_rows > EXACT_FROM_ROWS_POINTS)
+
 def landmark_count(params:dict, # an IKD's `get_params()`
                    n_rows:int, # distinct rows of the data
                   ): # (L, or None for a fit of every row; how L was chosen, "" unless `n_landmarks='auto'` chose it)
@@ -193,8 +206,10 @@ def fit_settings(S, # (L, L) prepared covariance of the fitted points
     """`resolve_settings` for a fit: read from the fitted points' covariance, or, for a landmark fit over the graph of
     every row, from every row (a content-keyed sample of `landmarks.DIMENSION_POINTS` beyond that many)."""
     covariance, random_state = params["covariance"], params["random_state"]
-    sample = settings_sample(rows, random_state) if graph_points else None
-    read_from = S if not graph_points else covariance_from_rows(rows if sample is None else rows[sample], covariance)
+    # an exact fit from the rows (S is None) reads every row, a band at a time, as the exact fit reads S
+    sample = settings_sample(rows, random_state) if graph_points and S is not None else None
+    read_from = (S if not graph_points else RowCovariance(rows, covariance) if S is None
+                 else covariance_from_rows(rows if sample is None else rows[sample], covariance))
     settings = resolve_settings(
         read_from, kernel, params["n_components"], solver=params["solver"], reference=params["reference"],
         threshold=params["threshold"], n_neighbors=params["n_neighbors"], path=params["path"], refine=params["refine"],
@@ -207,15 +222,21 @@ def fit_settings(S, # (L, L) prepared covariance of the fitted points
         return replace(settings, solver=settings.solver.exact())
     return settings
 
-def fitted_solution(S, # (L, L) prepared covariance of the fitted points
+def fitted_solution(S, # (L, L) prepared covariance of the fitted points (None for an exact fit from the rows)
                     rows, # (T, N) the distinct standardised rows
                     kept, # (L,) the fitted points' indices into rows
                     kernel, settings:Settings, n_components:int, random_state,
                     graph_of_every_row:bool, # a landmark fit over the graph of every row (`landmark_graph_embedding`)
+                    kind:str="correlation", # the rows' kind: what a floor is read from when S is None
                    ) -> FittedEmbedding:
     "The fitted points' embedding: every row's, for a landmark fit over the graph of every row, else the points' own."
     if not graph_of_every_row: return fit_embedding(S, kernel, settings, n_components, random_state, overwrite=True)
-    floor = lambda: covariance_floor(correlation_matrix(S), zero=ZERO_COVARIANCE)  # read only to link components with no positive correlation
+    def floor_source():
+        "Read only to link components with no positive correlation: the fitted points' covariance, or, for an exact fit from the rows, a content-keyed sample's."
+        if S is not None: return S
+        sample = settings_sample(rows, random_state)
+        return covariance_from_rows(rows if sample is None else rows[sample], kind)
+    floor = lambda: covariance_floor(correlation_matrix(floor_source()), zero=ZERO_COVARIANCE)
     return landmark_graph_embedding(rows, kept, kernel, settings, n_components, floor, random_state)
 
 # %% ../nbs/estimator.ipynb #c015
@@ -251,7 +272,9 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     refine : bool or "auto", default="auto"
         Error-weighted stress refinement of the embedding and of new points.
     n_landmarks : int, "auto" or None, default="auto"
-        Fit g(D) on this many landmarks (None: on every point). With the geodesic solver the trusted graph still covers
+        Fit g(D) on this many landmarks (None: on every point; an exact geodesic fit of more than
+        `EXACT_FROM_ROWS_POINTS` distinct rows never forms their T x T covariance and needs 4 bytes a pair, the same
+        map up to rounding). With the geodesic solver the trusted graph still covers
         every row, the paths are measured from the landmarks only, and every other row is placed from its paths (the
         `landmarks` notebook); with another solver the other rows are placed like new points. "auto": every point up to
         `landmarks.AUTO_EXACT_POINTS` distinct rows, `landmarks.AUTO_LANDMARKS` landmarks beyond (fewer, down to
@@ -342,16 +365,20 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         with stage("rows"):
             prepared = prepared_rows(validate_data(self, X, reset=True, **INPUT_CHECKS), self.covariance, self.n_components)
         n_landmarks, rule = landmark_count(params, len(prepared.rows))
-        by_landmarks = n_landmarks is not None or not isinstance(self.landmarks, str)
-        prepared, fitted, graph_of_every_row = chosen_landmarks(prepared, params, n_landmarks)
+        # an exact geodesic fit of many rows: every row a landmark of the fit over the graph of every row
+        from_rows = exact_fit_from_rows(params, n_landmarks, len(prepared.rows))
+        by_landmarks = not from_rows and (n_landmarks is not None or not isinstance(self.landmarks, str))
+        prepared, fitted, graph_of_every_row = chosen_landmarks(prepared, params, len(prepared.rows) if from_rows else n_landmarks)
         rows = prepared.rows
+        if from_rows: fitted, rule = np.arange(len(rows)), f"{len(rows)} rows > {EXACT_FROM_ROWS_POINTS}"
         # copies up to rounding are fitted once: `kept` are the points fitted, `copy_of` maps the others to them
-        with stage("covariance"): S, kept, copy_of = fitted_covariance(rows, fitted, self.covariance, self.n_components)
+        with stage("covariance"):
+            S, kept, copy_of = (None, fitted, None) if from_rows else fitted_covariance(rows, fitted, self.covariance, self.n_components)
         self._decoder = None  # built on the first `inverse_transform`
-        S, self.variance_ = prepared_covariance(S)
+        S, self.variance_ = (None, rows_variance(rows, self.covariance)) if from_rows else prepared_covariance(S)
         self.kernel_ = kernel.with_variance(self.variance_)
         # the geodesic solver keeps every row in its graph (a landmark list covering every row is the exact fit)
-        over_every_row = by_landmarks and len(kept) < len(rows) and graph_of_every_row
+        over_every_row = from_rows or (by_landmarks and len(kept) < len(rows) and graph_of_every_row)
         with stage("settings"):
             self.settings_ = fit_settings(S, rows, self.kernel_, params, None if precomputed else self.n_features_in_,
                                           len(fitted) if by_landmarks and not over_every_row else None,
@@ -365,7 +392,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                                                (prepared.location[kept], prepared.scale[kept]))
         self.solver_ = self.settings_.solver
         self._fitted = fitted_solution(S, rows, kept, self.kernel_, self.settings_, self.n_components, self.random_state,
-                                       over_every_row)
+                                       over_every_row, self.covariance)
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
         self.reference_index_ = decomposition.reference_index

@@ -15,7 +15,7 @@ from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import svd_flip
 
-from .covariance import (COINCIDENT_CORRELATION, DenseRows, PreparedRows, as_rows, check_distinct_count,
+from .covariance import (COINCIDENT_CORRELATION, NO_POSITIVE_PAIRS, DenseRows, PreparedRows, as_rows, check_distinct_count,
                             check_landmark_copies, coincident_rows, mixed_bits, new_correlations, paired_products)
 from .decompose import triangulate
 from .geodesic import NEIGHBOUR_TIE, RELATE_CHUNK, GeodesicSolver, edge_weights, lengths_to_distances, linked_components
@@ -520,6 +520,8 @@ class LandmarkGeodesicSolver(GeodesicSolver):
 
     def describe(self):
         rule = f" ({self.landmark_rule})" if self.landmark_rule else ""
+        if getattr(self, "landmarks_", None) is not None and self.every_row:
+            return f"{super().describe()}, every pair of rows' paths, the graph from the rows{rule}"
         return f"{super().describe()}, paths from {self.n_landmarks} landmarks{rule} over every row"
 
     def solve_rows(self, rows, # (T, N) the distinct standardised rows
@@ -535,19 +537,32 @@ class LandmarkGeodesicSolver(GeodesicSolver):
         self.kernel_, self.point_variances_ = kernel, rows.squared_norms()
         self.landmarks_ = np.asarray(landmarks, dtype=np.intp)
         with stage("graph"):
+            # every row a landmark is the exact fit: its graph is exact too, at any T
             pairs = trusted_pairs(rows, self.n_neighbors if self.graph == "knn" else None,
-                                  self.threshold if self.graph == "threshold" else None, random_state=random_state)
+                                  self.threshold if self.graph == "threshold" else None,
+                                  approximate=False if self.every_row else None, random_state=random_state)
+            if len(pairs.rows) == 0: raise ValueError(NO_POSITIVE_PAIRS)
             self.trusted_graph_ = landmark_graph(rows, pairs, kernel, self.path, floor)
-        with stage("paths"): self.landmark_paths_ = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
+        with stage("paths"): self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
         with stage("distances"):
-            D = lengths_to_distances(self.landmark_paths_[:, self.landmarks_], kernel, self.path)
-            D = 0.5 * (D + D.T)  # the two directions of a path are summed in different orders
+            if self.every_row:  # the distances overwrite the float32 paths, which `landmark_paths_` recomputes when needed
+                D = lengths_to_distances(self._landmark_paths, kernel, self.path, out=self._landmark_paths)
+                self._landmark_paths = None
+            else:
+                D = lengths_to_distances(self._landmark_paths[:, self.landmarks_], kernel, self.path)
+                D = 0.5 * (D + D.T)  # the two directions of a path are summed in different orders
             np.fill_diagonal(D, 0.0)
         return Solution(distances=D, trusted_pairs=(pairs.rows, pairs.cols), pair_correlations=pairs.correlations)
+
+    @property
+    def every_row(self) -> bool:
+        "Whether every row is a landmark, in order: the exact fit, its $T \\times T$ distances written over the paths."
+        return len(self.landmarks_) == len(self.point_variances_) and bool(np.all(self.landmarks_ == np.arange(len(self.landmarks_))))
 
     def triangulated(self, decomposition, # the landmarks' `decompose.Decomposition`
                     ): # (T, M) every row placed from its path lengths to the landmarks
         "Every row triangulated from its squared distances to the landmarks, a block of rows at a time; landmarks where they were fitted."
+        if self.every_row: return decomposition.embedding
         T = self.landmark_paths_.shape[1]
         out = np.empty((T, decomposition.embedding.shape[1]))
         step = _band_size(len(self.landmarks_))
@@ -559,12 +574,21 @@ class LandmarkGeodesicSolver(GeodesicSolver):
         return out
 
     @property
+    def landmark_paths_(self):
+        "(L, T) path lengths from the landmarks to every fitted row; recomputed from `trusted_graph_` where a fit of every row overwrote them."
+        if self._landmark_paths is None:
+            self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
+        return self._landmark_paths
+
+    @property
     def path_lengths_(self):
         "(L, T) path lengths from the landmarks to every fitted row."
         return self.landmark_paths_
 
     def __getstate__(self):
-        return dict(BaseEstimator.__getstate__(self))  # the landmarks' paths are what placing rows needs: they stay
+        state = dict(BaseEstimator.__getstate__(self))  # the landmarks' paths are what placing rows needs: they stay ...
+        if self.every_row: state["_landmark_paths"] = None  # ... unless they are T x T: then the graph recomputes them
+        return state
 
     def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):
         "New points' squared distances to the landmarks, along paths whose first hop is one of their trusted correlations."

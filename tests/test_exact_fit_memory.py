@@ -5,6 +5,7 @@ S once and keeps each point's strongest correlations. Each shortcut is checked a
 `gram.gram` for the operator, float64 distances for float32 ones, full rows for the strongest correlations, and
 tracemalloc for the memory the fit holds.
 """
+import pickle
 import tracemalloc
 import warnings
 
@@ -13,7 +14,7 @@ import pytest
 from scipy.spatial import procrustes
 
 from ikd import IKD
-from ikd import dimension
+from ikd import dimension, estimator
 from ikd.covariance import ROW_BLOCK
 from ikd.datasets import gp_observations, ou_latent
 from ikd.decompose import LAPACK_MAX_POINTS, decompose_distances, gram_operator
@@ -154,3 +155,81 @@ def test_exact_fit_holds_the_covariance_and_the_path_lengths_only(gp_covariance)
         warnings.simplefilter("ignore")
         peak = traced_peak(lambda: IKD(2, n_landmarks=None).fit(X))
     assert peak <= 12 * T * T + 4 * 8 * ROW_BLOCK * T, f"{peak / (8 * T * T):.2f} x 8 T^2 bytes"
+
+
+def test_exact_fit_from_the_rows_holds_the_path_lengths_only(gp_covariance, monkeypatch):
+    """Past `estimator.EXACT_FROM_ROWS_POINTS` rows the exact geodesic fit never forms S: its graph comes from the rows in
+    bands and its distances overwrite the float32 path lengths, so it peaks at 4 T^2 bytes plus bands (the fit with S
+    needs 12 T^2), and it fits the same map."""
+    X, _ = gp_covariance
+    T = len(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with_covariance = IKD(2, n_landmarks=None).fit(X)
+        monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", T - 1)
+        peak = traced_peak(lambda: setattr(test_exact_fit_from_the_rows_holds_the_path_lengths_only, "model",
+                                           IKD(2, n_landmarks=None).fit(X)))
+    from_rows = test_exact_fit_from_the_rows_holds_the_path_lengths_only.model
+    assert "the graph from the rows" in from_rows.settings_.describe()
+    assert peak <= 4 * T * T + 2 ** 22 * 8 + 4 * 8 * ROW_BLOCK * T, f"{peak / (4 * T * T):.2f} x 4 T^2 bytes"
+    assert procrustes(with_covariance.embedding_, from_rows.embedding_)[2] < 1e-10
+
+
+def ring_clusters(seed=0):
+    "Three rings far apart in 40 squared-exponential features: a trusted graph of three components."
+    rng = np.random.default_rng(seed)
+    angle = rng.uniform(0, 2 * np.pi, 300)
+    Z = np.c_[np.cos(angle), np.sin(angle)] + np.repeat([[0, 0], [10, 0], [0, 10]], 100, axis=0)
+    centres = rng.normal(size=(40, 2)) * 6
+    return np.exp(-((Z[:, None] - centres) ** 2).sum(-1) / 4) + 0.01 * rng.normal(size=(300, 40))
+
+
+def sparse_counts(seed=1):
+    from scipy import sparse
+    X = sparse.random(500, 200, density=0.05, random_state=seed, format="csr")
+    X.data = np.abs(X.data)
+    return X
+
+
+GP_SMALL = gp_observations(ou_latent(600, 3, random_state=1), 60, lengthscale=3.0, noise=0.05, random_state=1)
+
+
+@pytest.mark.parametrize("options, X", [
+    (dict(n_components=3), GP_SMALL),
+    (dict(n_components=3, path="product"), GP_SMALL),
+    (dict(n_components=3, covariance="covariance"), GP_SMALL * np.linspace(0.5, 2.0, 600)[:, None]),
+    (dict(n_components=3, threshold=0.5), GP_SMALL),
+    (dict(n_components=3, refine=True, reference="min_max"), GP_SMALL),
+    (dict(n_components=2, refine=False), np.r_[GP_SMALL, GP_SMALL[:40]]),  # copies merged over every row
+    (dict(n_components=2), ring_clusters()),  # components joined
+    (dict(n_components=2), sparse_counts()),  # sparse rows, never densified
+], ids=["distance", "product", "covariance", "threshold", "refined-min-max", "copies", "components", "sparse"])
+def test_exact_fit_from_the_rows_is_the_exact_fit(options, X, monkeypatch):
+    """Every option of the geodesic solver gives the same map, settings, new points and pickle by either route: the
+    float32 distances differ from the float64 ones by their rounding only."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with_covariance = IKD(**options, n_landmarks=None, random_state=0).fit(X)
+        monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", 10)
+        from_rows = IKD(**options, n_landmarks=None, random_state=0).fit(X)
+        for model in (with_covariance, from_rows): model.new_points_ = model.transform(X[:30])
+        unpickled = pickle.loads(pickle.dumps(from_rows))
+        again = unpickled.transform(X[:30])
+    assert "the graph from the rows" in from_rows.settings_.describe()
+    assert "the graph from the rows" not in with_covariance.settings_.describe()
+    assert not hasattr(from_rows, "landmark_indices_")
+    assert from_rows.settings_.intrinsic_dimension == pytest.approx(with_covariance.settings_.intrinsic_dimension, rel=1e-9)
+    assert (from_rows.settings_.refine, from_rows.settings_.reference) == (with_covariance.settings_.refine,
+                                                                           with_covariance.settings_.reference)
+    assert from_rows.variance_ == pytest.approx(with_covariance.variance_, rel=1e-12)
+    scale = np.abs(with_covariance.embedding_).max()
+    assert procrustes(with_covariance.embedding_, from_rows.embedding_)[2] < 1e-10
+    np.testing.assert_allclose(np.abs(from_rows.embedding_), np.abs(with_covariance.embedding_), atol=1e-5 * scale)
+    np.testing.assert_allclose(np.abs(from_rows.new_points_), np.abs(with_covariance.new_points_), atol=1e-5 * scale)
+    np.testing.assert_array_equal(again, from_rows.new_points_)  # the paths recomputed after unpickling
+
+
+def test_exact_fit_from_the_rows_refuses_data_without_a_positive_pair(monkeypatch):
+    monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", 10)
+    with pytest.raises(ValueError, match="no two points have a positive covariance"):
+        IKD(2, n_landmarks=None).fit(np.eye(40))
