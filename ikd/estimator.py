@@ -29,10 +29,11 @@ from .solvers import ZERO_COVARIANCE, Solver, covariance_floor
 from .validation import refuse_booleans
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'EXACT_FROM_ROWS_POINTS', 'INPUT_CHECKS', 'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding',
-           'landmark_graph_embedding', 'place_new_points', 'place_rows', 'landmark_fit_embedding',
-           'check_landmark_options', 'exact_fit_from_rows', 'landmark_count', 'chosen_landmarks', 'fit_settings',
-           'fitted_solution', 'IKD', 'compact_copy', 'transform_lazily']
+__all__ = ['REFINE_STEPS', 'TRIANGULATION_SPREAD_MAX', 'EXACT_FROM_ROWS_POINTS', 'INPUT_CHECKS', 'FOR_TRANSFORM',
+           'FittedEmbedding', 'fit_embedding', 'landmark_graph_embedding', 'refinement_start', 'place_new_points',
+           'place_rows', 'landmark_fit_embedding', 'check_landmark_options', 'exact_fit_from_rows', 'landmark_count',
+           'chosen_landmarks', 'fit_covariance', 'fit_settings', 'fitted_solution', 'reference_position',
+           'with_reference_point', 'reference_row', 'IKD', 'compact_copy', 'transform_lazily']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -83,9 +84,25 @@ def landmark_graph_embedding(rows, # (T, N) the distinct standardised rows
     embedding = unrefined
     if settings.refine:
         with stage("refinement"):
-            embedding = refine_embedding(unrefined, None, kernel, edges=solution.trusted_pairs, max_iter=REFINE_STEPS,
+            embedding = refine_embedding(refinement_start(unrefined, decomposition.embedding), None, kernel,
+                                         edges=solution.trusted_pairs, max_iter=REFINE_STEPS,
                                          pair_correlations=solution.pair_correlations)
     return FittedEmbedding(embedding, decomposition, unrefined)
+
+# %% ../nbs/estimator.ipynb #r101
+TRIANGULATION_SPREAD_MAX = 1.5  # an axis may spread the triangulated rows, relative to the landmarks, this many times as
+# wide as the leading axis: axes the data resolve measure 0.8-1.4, axes of amplified noise 2.4-45 (measured above)
+
+def refinement_start(triangulated, # (T, M) every row triangulated from the landmarks
+                     landmark_embedding, # (L, M) the landmarks' embedding, from the decomposition
+                    ): # (T, M) where the refinement starts
+    "The triangulated rows with no axis wider, relative to the landmarks, than `TRIANGULATION_SPREAD_MAX` times the leading axis."
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = triangulated.std(axis=0) / np.std(landmark_embedding, axis=0)  # rows against landmarks, per axis
+        # a wider axis holds amplified triangulation noise; nan (an axis that both hold at 0) leaves an axis as it is
+        shrink = np.fmin(1.0, TRIANGULATION_SPREAD_MAX * spread[0] / spread)
+    centre = triangulated.mean(axis=0)
+    return centre + (triangulated - centre) * shrink
 
 # %% ../nbs/estimator.ipynb #c012
 def place_new_points(S_new, # (n, T) covariances of new points with the fitted points
@@ -172,27 +189,43 @@ def exact_fit_from_rows(params:dict, # an IKD's `get_params()`
 def landmark_count(params:dict, # an IKD's `get_params()`
                    n_rows:int, # distinct rows of the data
                   ): # (L, or None for a fit of every row; how L was chosen, "" unless `n_landmarks='auto'` chose it)
-    "L as given, or as `n_landmarks='auto'` chooses it for `n_rows` distinct rows (`landmarks.auto_landmark_count`)."
-    if params["n_landmarks"] != "auto": return params["n_landmarks"], ""
+    """L as given, or as `n_landmarks='auto'` chooses it for `n_rows` distinct rows (`landmarks.auto_landmark_count`);
+    the rule of an exact fit from the rows (`exact_fit_from_rows`) says why it runs so."""
+    if params["n_landmarks"] != "auto": count, rule = params["n_landmarks"], ""
     # a precomputed covariance is fitted whole, and a landmark list decides L itself
-    if params["covariance"] == "precomputed" or not isinstance(params["landmarks"], str): return None, ""
-    count = auto_landmark_count(n_rows)
-    return count, f"n_landmarks='auto': {n_rows} rows > {AUTO_EXACT_POINTS}" if count is not None else ""
+    elif params["covariance"] == "precomputed" or not isinstance(params["landmarks"], str): count, rule = None, ""
+    else:
+        count = auto_landmark_count(n_rows)
+        rule = f"n_landmarks='auto': {n_rows} rows > {AUTO_EXACT_POINTS}" if count is not None else ""
+    if exact_fit_from_rows(params, count, n_rows): rule = f"{n_rows} rows > {EXACT_FROM_ROWS_POINTS}"
+    return count, rule
 
 def chosen_landmarks(prepared:PreparedRows, # the fit's rows, from `covariance.prepared_rows`
                      params:dict, # an IKD's `get_params()`
                      n_landmarks:int|None, # L from `landmark_count`
+                     from_rows:bool=False, # an exact fit from the rows (`exact_fit_from_rows`): every row a landmark
                     ): # (the rows, the landmarks or slice(None) for every row, whether the graph joins every row)
     """The landmarks of a fit, if any. The geodesic solver keeps every row in its graph, so copies up to rounding are
     merged over every row first, as the exact fit merges them (`landmarks.merged_near_copies`)."""
-    if n_landmarks is None and isinstance(params["landmarks"], str): return prepared, slice(None), False
+    if n_landmarks is None and isinstance(params["landmarks"], str) and not from_rows: return prepared, slice(None), False
     solver = configured_solver(params["solver"], params["n_neighbors"], params["threshold"], params["path"], params["n_jobs"])
     graph_of_every_row = type(solver) in (GeodesicSolver, LandmarkGeodesicSolver)
     with stage("landmarks"):
-        fitted = landmark_indices(prepared, params["landmarks"], n_landmarks, params["n_components"], params["covariance"],
-                                  params["random_state"])
+        fitted = landmark_indices(prepared, params["landmarks"], len(prepared.rows) if from_rows else n_landmarks,
+                                  params["n_components"], params["covariance"], params["random_state"])
         if graph_of_every_row: prepared, fitted = merged_near_copies(prepared, fitted, params["n_components"])
-    return prepared, fitted, graph_of_every_row
+    return prepared, np.arange(len(prepared.rows)) if from_rows else fitted, graph_of_every_row
+
+def fit_covariance(rows, # the distinct standardised rows, or the covariance if precomputed
+                   fitted, # the rows fitted, from `chosen_landmarks`
+                   params:dict, # an IKD's `get_params()`
+                   from_rows:bool, # an exact fit from the rows: no covariance is formed
+                  ): # (S prepared, the points kept, each fitted row's point among them or None, sigma^2)
+    "`covariance.fitted_covariance` then `covariance.prepared_covariance`; for an exact fit from the rows, only $\\hat\\sigma^2$."
+    if from_rows: return None, fitted, None, rows_variance(rows, params["covariance"])
+    S, kept, copy_of = fitted_covariance(rows, fitted, params["covariance"], params["n_components"])
+    S, variance = prepared_covariance(S)
+    return S, kept, copy_of, variance
 
 def fit_settings(S, # (L, L) prepared covariance of the fitted points
                  rows, # (T, N) the distinct standardised rows (None for a precomputed covariance)
@@ -239,6 +272,45 @@ def fitted_solution(S, # (L, L) prepared covariance of the fitted points (None f
     floor = lambda: covariance_floor(correlation_matrix(floor_source()), zero=ZERO_COVARIANCE)
     return landmark_graph_embedding(rows, kept, kernel, settings, n_components, floor, random_state)
 
+# %% ../nbs/estimator.ipynb #r111
+def reference_position(reference, # IKD's `reference`: a rule, or a row of X (negative counts from the end)
+                       prepared:PreparedRows, # the fit's rows, copies merged, from `chosen_landmarks`
+                       fitted, # the rows fitted, from `chosen_landmarks`: indices into `prepared.rows`, or slice(None)
+                      ): # the rule as given, or the index of that row's point among the rows fitted
+    "Row `reference` of X as the fit numbers its points, refused outside X or, in a landmark fit, off the landmarks."
+    if not isinstance(reference, Integral): return reference
+    n_rows = len(prepared.rows) if prepared.copy_of is None else len(prepared.copy_of)
+    if not -n_rows <= reference < n_rows:
+        raise ValueError(f"reference={reference} is not a row of X: an integer reference must be in "
+                         f"{-n_rows}..{n_rows - 1} (T = {n_rows} rows)")
+    point = prepared.for_every_row(np.arange(len(prepared.rows)))[reference]  # the distinct row it is (a copy: the row it copies)
+    if isinstance(fitted, slice): return int(point)
+    found = np.flatnonzero(np.asarray(fitted) == point)
+    if not found.size:
+        rows = np.sort(prepared.first_rows(np.asarray(fitted)))
+        shown = ", ".join(map(str, rows[:10])) + (f", ... ({len(rows)} in all)" if len(rows) > 10 else "")
+        raise ValueError(f"reference={reference} is row {reference % n_rows} of X, which is not a landmark: a landmark fit "
+                         f"decomposes g(D) on its landmarks, so an integer reference must be one of them (rows {shown} of "
+                         "X; landmark_indices_ after a fit), or give a rule such as 'min_max'")
+    return int(found[0])
+
+def with_reference_point(settings:Settings, # the resolved settings
+                         position, # from `reference_position`: the rule, or an index among the rows fitted
+                         copy_of, # each row fitted's index among the points decomposed, from `fitted_covariance` (None: itself)
+                        ) -> Settings: # what the decomposition reads: an integer reference as the index of its point
+    "The settings with an integer reference given as its point's index among the points decomposed."
+    if not isinstance(position, Integral): return settings
+    return replace(settings, reference=int(position if copy_of is None else copy_of[position]))
+
+def reference_row(reference_index, # the decomposition's reference: an index among the points decomposed, or "centroid"
+                  prepared:PreparedRows, # the fit's rows, from `chosen_landmarks`
+                  kept, # the points decomposed, as indices into `prepared.rows` (or a slice), from `fitted_covariance`
+                 ): # the first row of X where that point occurs, or "centroid"
+    "The decomposition's reference point as a row of X, for `reference_index_`."
+    if isinstance(reference_index, str): return reference_index
+    point = np.arange(len(prepared.rows))[kept][reference_index]
+    return int(prepared.first_rows(np.array([point]))[0])
+
 # %% ../nbs/estimator.ipynb #c015
 # how `fit` and `transform` validate X: float64, at least one row, dense or CSR/CSC (sparse input is never densified)
 INPUT_CHECKS = dict(dtype=np.float64, ensure_min_samples=1, accept_sparse=("csr", "csc"))
@@ -260,7 +332,8 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     solver : {"auto", "full", "geodesic", "blockwise"} or Solver, default="auto"
         From covariances to distances (the `solvers` notebook); "auto" is the geodesic solver.
     reference : {"auto", "min_max", "min_mean", "centroid"} or int, default="auto"
-        Reference point of g(D); "auto": centroid for the geodesic solver, min-max otherwise.
+        Reference point of g(D); "auto": centroid for the geodesic solver, min-max otherwise. An int is a row of X
+        (negative counts from the end; a copy of a row is that row's point); in a landmark fit it must be a landmark.
     covariance : {"correlation", "covariance", "precomputed"}, default="correlation"
         What `fit` computes from X, or "precomputed" when X is a T x T covariance matrix.
     threshold : float in (0, 1), "auto" or None, default=None
@@ -311,7 +384,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     explained_variance_ratio_ : ndarray of shape (n_components,)
         lambda_m^2 / ||g(D)||_F^2; their sum is the paper's explained-variance ratio.
     reference_index_ : int or "centroid"
-        The reference point of g(D).
+        The reference point of g(D): the row of X where it first occurs, or "centroid".
     landmark_indices_ : ndarray of shape (L,)
         Rows fitted as landmarks; only for a landmark fit (`n_landmarks` or landmark indices given, or chosen by "auto").
     """
@@ -365,17 +438,13 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         with stage("rows"):
             prepared = prepared_rows(validate_data(self, X, reset=True, **INPUT_CHECKS), self.covariance, self.n_components)
         n_landmarks, rule = landmark_count(params, len(prepared.rows))
-        # an exact geodesic fit of many rows: every row a landmark of the fit over the graph of every row
-        from_rows = exact_fit_from_rows(params, n_landmarks, len(prepared.rows))
+        from_rows = exact_fit_from_rows(params, n_landmarks, len(prepared.rows))  # every row a landmark, no T x T covariance
         by_landmarks = not from_rows and (n_landmarks is not None or not isinstance(self.landmarks, str))
-        prepared, fitted, graph_of_every_row = chosen_landmarks(prepared, params, len(prepared.rows) if from_rows else n_landmarks)
-        rows = prepared.rows
-        if from_rows: fitted, rule = np.arange(len(rows)), f"{len(rows)} rows > {EXACT_FROM_ROWS_POINTS}"
+        prepared, fitted, graph_of_every_row = chosen_landmarks(prepared, params, n_landmarks, from_rows)
+        rows, reference = prepared.rows, reference_position(self.reference, prepared, fitted)  # checked early
         # copies up to rounding are fitted once: `kept` are the points fitted, `copy_of` maps the others to them
-        with stage("covariance"):
-            S, kept, copy_of = (None, fitted, None) if from_rows else fitted_covariance(rows, fitted, self.covariance, self.n_components)
+        with stage("covariance"): S, kept, copy_of, self.variance_ = fit_covariance(rows, fitted, params, from_rows)
         self._decoder = None  # built on the first `inverse_transform`
-        S, self.variance_ = (None, rows_variance(rows, self.covariance)) if from_rows else prepared_covariance(S)
         self.kernel_ = kernel.with_variance(self.variance_)
         # the geodesic solver keeps every row in its graph (a landmark list covering every row is the exact fit)
         over_every_row = from_rows or (by_landmarks and len(kept) < len(rows) and graph_of_every_row)
@@ -391,11 +460,11 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self._row_location, self._row_scale = ((None, None) if precomputed else
                                                (prepared.location[kept], prepared.scale[kept]))
         self.solver_ = self.settings_.solver
-        self._fitted = fitted_solution(S, rows, kept, self.kernel_, self.settings_, self.n_components, self.random_state,
-                                       over_every_row, self.covariance)
+        self._fitted = fitted_solution(S, rows, kept, self.kernel_, with_reference_point(self.settings_, reference, copy_of),
+                                       self.n_components, self.random_state, over_every_row, self.covariance)
         decomposition = self._fitted.decomposition
         self.eigenvalues_, self.explained_variance_ratio_ = decomposition.eigenvalues, decomposition.explained_variance_ratio
-        self.reference_index_ = decomposition.reference_index
+        self.reference_index_ = reference_row(decomposition.reference_index, prepared, kept)
         embedding = self._fitted.embedding
         if not over_every_row:  # every point given, then, for landmarks, every row placed as a new point
             embedding = embedding if copy_of is None else embedding[copy_of]
