@@ -77,6 +77,7 @@ def test_bad_input_is_named(gp_data, bad, error, message):
     ({"threshold": 1.5}, "threshold"), ({"n_neighbors": 0}, "n_neighbors"),
     ({"threshold": 0.3, "n_neighbors": 5}, "not both"), ({"reference": "median"}, "reference"),
     ({"path": "walk"}, "path"), ({"refine": "yes"}, "refine"),
+    ({"n_jobs": 0}, "n_jobs"),  # no processes at all: scikit-learn's convention has no 0 (it ran serially, silently)
 ])
 def test_invalid_parameters(gp_data, params, message):
     with pytest.raises(ValueError, match=message):
