@@ -193,6 +193,9 @@ class RowCovariance:
 
     def diagonal(self): return np.ones(len(self)) if self.kind == "correlation" else self.rows.squared_norms()
 
+    def correlations(self) -> RowCovariance: # the correlations of the same rows, also never formed
+        return self if self.kind == "correlation" else RowCovariance(self.rows.normalised(), "correlation")
+
     def __getitem__(self, chosen): # a slice or indices of rows -> their (n, T) band
         band = self.rows[chosen].products(self.rows)
         if self.kind == "correlation": band[np.arange(len(band)), np.arange(len(self))[chosen]] = 1.0
@@ -614,11 +617,10 @@ def prepared_rows(X, # (T, N) validated data (an array or sparse matrix), or the
     if X.shape[0] < n_components + 2:
         raise ValueError(f"IKD needs at least n_components + 2 = {n_components + 2} samples, got {X.shape[0]} sample(s)")
     if kind == "precomputed": return PreparedRows(check_covariance(X.toarray() if sparse.issparse(X) else X), None, None)
-    if X.shape[1] < 2:
-        raise ValueError(f"IKD estimates covariances across features and needs at least 2, got {X.shape[1]} feature(s)")
-    if X.shape[1] == 2:  # caught here, where the cause is plain, not later as a count of distinct rows
-        raise ValueError("X has 2 features: centred over its features every row is a multiple of (1, -1), so X has at most "
-                         "2 distinct rows (up to scale) and IKD can infer no distances; it needs at least 3 features")
+    if X.shape[1] < 3:  # 2 are caught here, where the cause is plain, not later as a count of distinct rows
+        raise ValueError(f"IKD estimates covariances across features and needs at least 3, got {X.shape[1]} feature(s)" +
+                         (": centred over its features, every row of 2 is a multiple of (1, -1), so X has at most 2 "
+                          "distinct rows (up to scale)" if X.shape[1] == 2 else ""))
     rows, location, scale = standardised_rows(X, kind)
     first, copy_of = distinct_rows(rows)
     if len(first) == len(rows): return PreparedRows(rows, location, scale)

@@ -264,12 +264,10 @@ def fitted_solution(S, # (L, L) prepared covariance of the fitted points (None f
                    ) -> FittedEmbedding:
     "The fitted points' embedding: every row's, for a landmark fit over the graph of every row, else the points' own."
     if not graph_of_every_row: return fit_embedding(S, kernel, settings, n_components, random_state, overwrite=True)
-    def floor_source():
-        "Read only to link components with no positive correlation: the fitted points' covariance, or, for an exact fit from the rows, a content-keyed sample's."
-        if S is not None: return S
-        sample = settings_sample(rows, random_state)
-        return covariance_from_rows(rows if sample is None else rows[sample], kind)
-    floor = lambda: covariance_floor(correlation_matrix(floor_source()), zero=ZERO_COVARIANCE)
+    # read only to link components with no positive correlation: the fitted points' correlations, or, for an exact fit
+    # from the rows, every row's, a band at a time, as the exact fit reads them from S
+    correlations = lambda: correlation_matrix(S) if S is not None else RowCovariance(rows, kind).correlations()
+    floor = lambda: covariance_floor(correlations(), zero=ZERO_COVARIANCE)
     return landmark_graph_embedding(rows, kept, kernel, settings, n_components, floor, random_state)
 
 # %% ../nbs/estimator.ipynb #r111

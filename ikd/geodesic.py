@@ -4,6 +4,7 @@
 
 # %% ../nbs/geodesic.ipynb #c002
 from __future__ import annotations
+import threading
 import warnings
 
 import numpy as np
@@ -18,9 +19,9 @@ from .solvers import ZERO_COVARIANCE, NewPoints, Solution, Solver, covariance_fl
 
 # %% auto #0
 __all__ = ['NEIGHBOUR_TIE', 'NEAR_COPY_CORRELATION', 'NEAR_COPY_SHARE', 'DISTANCE_BAND_BYTES', 'DISTANCE_DTYPE', 'DENSE_DEGREE',
-           'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE', 'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'trusted_edges',
-           'edge_weights', 'geodesic_graph', 'linked_components', 'lengths_to_distances', 'distance_memory',
-           'choose_path', 'GeodesicSolver']
+           'DEFAULT_NEIGHBORS', 'GEODESIC_TOLERANCE', 'REFINE_MAX_DIMENSION', 'RELATE_CHUNK', 'PATHS_RECOMPUTED',
+           'trusted_edges', 'edge_weights', 'geodesic_graph', 'linked_components', 'lengths_to_distances',
+           'distance_memory', 'choose_path', 'GeodesicSolver']
 
 # %% ../nbs/geodesic.ipynb #c005
 def trusted_edges(S, # (T, T) covariance or correlation matrix
@@ -189,6 +190,7 @@ DEFAULT_NEIGHBORS = 7  # k of the nearest-correlation graph (measured in the set
 GEODESIC_TOLERANCE = 1.0  # tau of threshold="auto" (`estimation_error.choose_threshold`; the settings notebook, Rule 2)
 REFINE_MAX_DIMENSION = 4  # refine="auto" refines only data of estimated intrinsic dimension up to this (Rule 5 there)
 RELATE_CHUNK = 256  # new points whose (chunk, k, T) candidate path lengths are formed at once: the array's memory bound
+PATHS_RECOMPUTED = threading.Lock()  # held while a fitted solver recomputes its path lengths (after unpickling)
 
 class GeodesicSolver(Solver):
     "Distances along shortest paths through the graph of trusted covariances (Sec. 2.4)."
@@ -253,7 +255,8 @@ class GeodesicSolver(Solver):
     @property
     def path_lengths_(self):
         "(T, T) shortest-path lengths between the fitted points; recomputed from `trusted_graph_` after unpickling."
-        if getattr(self, "_path_lengths", None) is None: self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
+        with PATHS_RECOMPUTED:  # threads transforming at once (Dask's scheduler) compute them once, not once each
+            if getattr(self, "_path_lengths", None) is None: self._path_lengths = shortest_paths(self.trusted_graph_, self.n_jobs)
         return self._path_lengths
 
     def __getstate__(self):

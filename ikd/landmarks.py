@@ -18,7 +18,8 @@ from sklearn.utils.extmath import svd_flip
 from .covariance import (COINCIDENT_CORRELATION, NO_POSITIVE_PAIRS, DenseRows, PreparedRows, as_rows, check_distinct_count,
                             check_landmark_copies, coincident_rows, mixed_bits, new_correlations, paired_products)
 from .decompose import triangulate
-from .geodesic import NEIGHBOUR_TIE, RELATE_CHUNK, GeodesicSolver, edge_weights, lengths_to_distances, linked_components
+from .geodesic import (NEIGHBOUR_TIE, PATHS_RECOMPUTED, RELATE_CHUNK, GeodesicSolver, edge_weights, lengths_to_distances,
+                          linked_components)
 from .logs import stage
 from .shortest_paths import shortest_paths
 from .solvers import ZERO_COVARIANCE, NewPoints, Solution
@@ -31,7 +32,7 @@ __all__ = ['SCAN_BY_LISTS', 'COINCIDENT_RADIUS', 'FARTHEST_TIE', 'CONTENT_RESOLU
            'gonzalez', 'rnet', 'principal_coordinates', 'randomized_coordinates', 'check_landmark_count',
            'farthest_point_landmarks', 'content_keys', 'random_landmarks', 'given_landmarks', 'choose_landmarks',
            'landmark_indices', 'merged_near_copies', 'TrustedPairs', 'trusted_pairs', 'landmark_graph',
-           'LandmarkGeodesicSolver', 'auto_landmark_count', 'settings_sample']
+           'check_single_precision', 'LandmarkGeodesicSolver', 'auto_landmark_count', 'settings_sample']
 
 # %% ../nbs/landmarks.ipynb #c008
 def row_distances(rows, # (T, N) points (an array, or `covariance.SparseRows`)
@@ -495,6 +496,17 @@ def landmark_graph(rows, # (T, N) standardised rows
     return linked_components(W, link_rows, link_cols, link_rho, kernel, path, floor, "read among the landmarks")
 
 # %% ../nbs/landmarks.ipynb #g005
+def check_single_precision(D, # (T, T) float32 squared distances, written over the path lengths
+                           path:str, # the path metric they were measured with
+                          ) -> None:
+    "Refuse squared distances that overflowed single precision, naming the cause (not a later 'must be finite')."
+    band = max(1, GRAPH_BAND_ENTRIES // max(len(D), 1))
+    if all(np.isfinite(D[start:start + band]).all() for start in range(0, len(D), band)): return
+    raise ValueError(f"some squared distances along {path} paths pass single precision's 3.4e38, in which a fit of every "
+                     "row from the rows stores them; distances that long are degenerate anyway: use path='distance', a "
+                     "kernel whose inverse grows more slowly (e.g. a larger alpha), or n_landmarks (landmarks' distances "
+                     "are float64)")
+
 class LandmarkGeodesicSolver(GeodesicSolver):
     "The geodesic solver on the trusted graph of every row, with shortest paths measured from the landmarks only."
     def __init__(self, *,
@@ -521,7 +533,7 @@ class LandmarkGeodesicSolver(GeodesicSolver):
     def describe(self):
         rule = f" ({self.landmark_rule})" if self.landmark_rule else ""
         if getattr(self, "landmarks_", None) is not None and self.every_row:
-            return f"{super().describe()}, every pair of rows' paths, the graph from the rows{rule}"
+            return f"{super().describe()}, every row fitted without the T x T covariance{rule}"
         return f"{super().describe()}, paths from {self.n_landmarks} landmarks{rule} over every row"
 
     def solve_rows(self, rows, # (T, N) the distinct standardised rows
@@ -541,13 +553,16 @@ class LandmarkGeodesicSolver(GeodesicSolver):
             pairs = trusted_pairs(rows, self.n_neighbors if self.graph == "knn" else None,
                                   self.threshold if self.graph == "threshold" else None,
                                   approximate=False if self.every_row else None, random_state=random_state)
-            if len(pairs.rows) == 0: raise ValueError(NO_POSITIVE_PAIRS)
+            # k strongest correlations and none positive: no distance can be inferred (a threshold graph may be empty
+            # and yet have positive correlations: its components are joined below)
+            if len(pairs.rows) == 0 and self.graph == "knn": raise ValueError(NO_POSITIVE_PAIRS)
             self.trusted_graph_ = landmark_graph(rows, pairs, kernel, self.path, floor)
         with stage("paths"): self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
         with stage("distances"):
             if self.every_row:  # the distances overwrite the float32 paths, which `landmark_paths_` recomputes when needed
                 D = lengths_to_distances(self._landmark_paths, kernel, self.path, out=self._landmark_paths)
                 self._landmark_paths = None
+                check_single_precision(D, self.path)
             else:
                 D = lengths_to_distances(self._landmark_paths[:, self.landmarks_], kernel, self.path)
                 D = 0.5 * (D + D.T)  # the two directions of a path are summed in different orders
@@ -576,8 +591,9 @@ class LandmarkGeodesicSolver(GeodesicSolver):
     @property
     def landmark_paths_(self):
         "(L, T) path lengths from the landmarks to every fitted row; recomputed from `trusted_graph_` where a fit of every row overwrote them."
-        if self._landmark_paths is None:
-            self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
+        with PATHS_RECOMPUTED:  # threads transforming at once (Dask's scheduler) compute them once, not once each
+            if self._landmark_paths is None:
+                self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
         return self._landmark_paths
 
     @property

@@ -117,14 +117,18 @@ def covariance_floor(S, # (T, T) symmetric covariance
     """The weakest covariance full IKD inverts. With some covariance at or below `zero` (unknown), an order statistic of
     many entries (k = ceil(share x their count)), which rounding moves only by rounding; with none, the weakest one
     (k = 1), which floors nothing: Algorithm 1 exactly."""
-    T = len(S)
-    upper = [np.triu(S[start:start + ROW_BLOCK], start + 1) for start in range(0, T, ROW_BLOCK)]
-    count = sum(np.count_nonzero(band > zero) for band in upper)
+    T, starts = len(S), range(0, len(S), ROW_BLOCK)
+    # a band at a time, twice: nothing of size T x T is held, and S may be a `covariance.RowCovariance` computed as read
+    upper = lambda start: np.triu(S[start:start + ROW_BLOCK], start + 1)
+    count = sum(np.count_nonzero(upper(start) > zero) for start in starts)
     if count == 0: raise ValueError("no two points have a positive covariance: full IKD can invert none of them")
     k = max(1, int(np.ceil(share * count))) if count < T * (T - 1) // 2 else 1
-    # the k smallest positives of each band hold the k smallest of all: the result is the same for any order of the rows
-    smallest = np.concatenate([np.partition(positive, min(k, positive.size) - 1)[:k]
-                               for positive in (band[band > zero] for band in upper) if positive.size])
+    # the k smallest positives so far hold the k smallest of all: the result is the same for any order of the rows
+    smallest = np.empty(0)
+    for start in starts:
+        band = upper(start)
+        smallest = np.concatenate([smallest, band[band > zero]])
+        if smallest.size > k: smallest = np.partition(smallest, k - 1)[:k]
     return float(np.partition(smallest, k - 1)[k - 1])
 
 def floored_distances(S, # (T, T) symmetric covariance

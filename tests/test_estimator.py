@@ -22,10 +22,8 @@ from ikd.metrics import affine_r2, knn_accuracy
 # too few points and refuses, by design (tests/test_bad_input.py).
 DTYPES = {"check_estimators_dtypes", "check_estimator_sparse_tag", "check_estimator_sparse_array",
           "check_estimator_sparse_matrix"}
-# Six checks fit blobs with 2 features: every centred row is +-(1, -1)/sqrt(2), so every correlation is +1 or -1 up to
-# rounding, and the rows are two distinct points seen many times. Copies up to rounding are merged like exact copies,
-# so every solver refuses such data by name ("only 2 distinct rows"), as it refuses two rows repeated exactly (issue 33;
-# before the merge the geodesic solver laid the copies of each point on top of each other, two points apart).
+# Six checks fit blobs with 2 features: centred over its features every row is a multiple of (1, -1), so the rows are at
+# most two distinct points up to scale; IKD refuses 2 features by name ("needs at least 3 ... at most 2 distinct rows").
 TWO_FEATURES = {"check_estimators_overwrite_params", "check_estimators_fit_returns_self", "check_readonly_memmap_input",
                 "check_fit_idempotent", "check_fit_check_is_fitted", "check_n_features_in"}
 

@@ -170,7 +170,7 @@ def test_exact_fit_from_the_rows_holds_the_path_lengths_only(gp_covariance, monk
         peak = traced_peak(lambda: setattr(test_exact_fit_from_the_rows_holds_the_path_lengths_only, "model",
                                            IKD(2, n_landmarks=None).fit(X)))
     from_rows = test_exact_fit_from_the_rows_holds_the_path_lengths_only.model
-    assert "the graph from the rows" in from_rows.settings_.describe()
+    assert "without the T x T covariance" in from_rows.settings_.describe()
     assert peak <= 4 * T * T + 2 ** 22 * 8 + 4 * 8 * ROW_BLOCK * T, f"{peak / (4 * T * T):.2f} x 4 T^2 bytes"
     assert procrustes(with_covariance.embedding_, from_rows.embedding_)[2] < 1e-10
 
@@ -215,8 +215,8 @@ def test_exact_fit_from_the_rows_is_the_exact_fit(options, X, monkeypatch):
         for model in (with_covariance, from_rows): model.new_points_ = model.transform(X[:30])
         unpickled = pickle.loads(pickle.dumps(from_rows))
         again = unpickled.transform(X[:30])
-    assert "the graph from the rows" in from_rows.settings_.describe()
-    assert "the graph from the rows" not in with_covariance.settings_.describe()
+    assert "without the T x T covariance" in from_rows.settings_.describe()
+    assert "without the T x T covariance" not in with_covariance.settings_.describe()
     assert not hasattr(from_rows, "landmark_indices_")
     assert from_rows.settings_.intrinsic_dimension == pytest.approx(with_covariance.settings_.intrinsic_dimension, rel=1e-9)
     assert (from_rows.settings_.refine, from_rows.settings_.reference) == (with_covariance.settings_.refine,
@@ -233,3 +233,67 @@ def test_exact_fit_from_the_rows_refuses_data_without_a_positive_pair(monkeypatc
     monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", 10)
     with pytest.raises(ValueError, match="no two points have a positive covariance"):
         IKD(2, n_landmarks=None).fit(np.eye(40))
+
+
+def disjoint_rings(T_each=200, seed=0):
+    "Three noisy rings on disjoint blocks of 20 features: components that share no positive covariance."
+    rng = np.random.default_rng(seed)
+    X = np.zeros((3 * T_each, 60))
+    for part in range(3):
+        angle = rng.uniform(0, 2 * np.pi, T_each)
+        centres = rng.normal(size=(20, 2)) * 2
+        ring = np.c_[np.cos(angle), np.sin(angle)]
+        X[part * T_each:(part + 1) * T_each, 20 * part:20 * (part + 1)] = (
+            np.exp(-((ring[:, None] - centres) ** 2).sum(-1)) + 0.05 * rng.normal(size=(T_each, 20)))
+    return X
+
+
+def test_exact_fit_from_the_rows_links_components_as_the_exact_fit(monkeypatch):
+    """Components with no positive covariance between them are linked at the floor s0, an order statistic of every
+    pair's correlation: read from every row (not from a sample, which moved it with random_state)."""
+    from ikd import landmarks
+    X = disjoint_rings()
+    monkeypatch.setattr(landmarks, "DIMENSION_POINTS", 100)  # a sample, if anything read one, would be a sixth of the rows
+    with pytest.warns(RuntimeWarning, match="share no positive covariance"):  # so the floor links them
+        with_covariance = IKD(2, n_landmarks=None, refine=False).fit(X).embedding_
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", 10)
+        maps = [IKD(2, n_landmarks=None, refine=False, random_state=seed).fit(X).embedding_ for seed in (0, 1)]
+    for from_rows in maps:
+        assert procrustes(with_covariance, from_rows)[2] < 1e-10
+
+
+def test_an_empty_threshold_graph_is_joined_not_refused():
+    "A threshold above every correlation leaves no trusted pair: its components are joined (with a warning), as before."
+    X = gp_observations(ou_latent(300, 2, random_state=0), 40, lengthscale=3.0, noise=0.05, random_state=0)
+    with pytest.warns(RuntimeWarning, match="connected components"):
+        embedding = IKD(2, threshold=0.99999, n_landmarks=50).fit_transform(X)
+    assert np.isfinite(embedding).all() and embedding.std(axis=0).min() > 0
+
+
+def test_single_precision_overflow_is_named(monkeypatch):
+    "Max-product paths so long that f^-1 passes float32's range: refused by cause, not as a matrix 'not finite'."
+    X = gp_observations(np.linspace(0, 300, 1500)[:, None], 60, lengthscale=1.0, noise=0.5, random_state=0)
+    monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="single precision"):
+            IKD(2, n_landmarks=None, kernel="rational_quadratic", kernel_params={"alpha": 0.4}, path="product").fit(X)
+
+
+def test_paths_are_recomputed_once_for_threads_transforming_together(monkeypatch):
+    "Four threads transforming a fresh fit from the rows (as Dask's threaded scheduler does) compute the T x T paths once."
+    from concurrent.futures import ThreadPoolExecutor
+    from ikd import landmarks
+    X = GP_SMALL
+    monkeypatch.setattr(estimator, "EXACT_FROM_ROWS_POINTS", 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = IKD(3, n_landmarks=None).fit(X)
+    calls = []
+    computed = landmarks.shortest_paths
+    monkeypatch.setattr(landmarks, "shortest_paths", lambda *args, **kwargs: calls.append(1) or computed(*args, **kwargs))
+    with ThreadPoolExecutor(4) as pool: placed = list(pool.map(model.transform, [X[:20]] * 4))
+    assert len(calls) == 1
+    for each in placed: np.testing.assert_array_equal(each, placed[0])

@@ -253,11 +253,8 @@ def test_landmark_estimator_passes_sklearn_checks():
     # the constant rows of the checks' integer and sparse data, refused by design (DTYPES in tests/test_estimator.py)
     dtypes = {"check_estimators_dtypes", "check_estimator_sparse_tag", "check_estimator_sparse_array",
               "check_estimator_sparse_matrix"}
-    # Six checks fit rows of 2 features: every standardised row is +-(1, -1)/sqrt(2) up to rounding, so the data are 2
-    # distinct points. Three fit 100 rows whose last bits differ (52 rows distinct as stored, more than the 12
-    # landmarks): the landmark rule runs and the net stops at the 2 rows that cover every other one (issue 33 item 7).
-    # Three fit 21-row blobs with 9 distinct stored rows, fewer than 12, so every row is fitted and the rows equal up
-    # to rounding merge into 2 points. Either way fewer than the n_components + 2 points a fit needs, refused by name.
+    # Six checks fit rows of 2 features: every standardised row is +-(1, -1)/sqrt(2) up to rounding, so the data are at
+    # most 2 distinct points; IKD refuses 2 features by name before any landmark is chosen.
     two_points = {"check_fit_idempotent", "check_fit_check_is_fitted", "check_n_features_in",
                   "check_estimators_fit_returns_self", "check_estimators_overwrite_params", "check_readonly_memmap_input"}
     assert failed == dtypes | two_points, failed
