@@ -591,9 +591,10 @@ class LandmarkGeodesicSolver(GeodesicSolver):
     @property
     def landmark_paths_(self):
         "(L, T) path lengths from the landmarks to every fitted row; recomputed from `trusted_graph_` where a fit of every row overwrote them."
-        with PATHS_RECOMPUTED:  # threads transforming at once (Dask's scheduler) compute them once, not once each
-            if self._landmark_paths is None:
-                self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
+        if self._landmark_paths is None:
+            with PATHS_RECOMPUTED:  # threads transforming at once (Dask's scheduler) compute them once, not once each
+                if self._landmark_paths is None:
+                    self._landmark_paths = shortest_paths(self.trusted_graph_, self.n_jobs, sources=self.landmarks_)
         return self._landmark_paths
 
     @property
@@ -603,7 +604,8 @@ class LandmarkGeodesicSolver(GeodesicSolver):
 
     def __getstate__(self):
         state = dict(BaseEstimator.__getstate__(self))  # the landmarks' paths are what placing rows needs: they stay ...
-        if self.every_row: state["_landmark_paths"] = None  # ... unless they are T x T: then the graph recomputes them
+        if getattr(self, "landmarks_", None) is not None and self.every_row:  # ... unless they are T x T: then the
+            state["_landmark_paths"] = None  # graph recomputes them
         return state
 
     def relate(self, S_new, embedding=None, for_refinement=False, new_variances=None):

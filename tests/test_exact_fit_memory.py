@@ -297,3 +297,10 @@ def test_paths_are_recomputed_once_for_threads_transforming_together(monkeypatch
     with ThreadPoolExecutor(4) as pool: placed = list(pool.map(model.transform, [X[:20]] * 4))
     assert len(calls) == 1
     for each in placed: np.testing.assert_array_equal(each, placed[0])
+
+
+def test_an_unfitted_landmark_solver_pickles():
+    "A solver given as a parameter is pickled with the unfitted model: it has no landmarks yet to ask about."
+    from ikd.landmarks import LandmarkGeodesicSolver
+    model = pickle.loads(pickle.dumps(IKD(2, solver=LandmarkGeodesicSolver(n_neighbors=7))))
+    assert model.solver.get_params()["n_neighbors"] == 7
