@@ -187,7 +187,7 @@ def dimension_reading(S, # (T, T) covariance or correlation
     diagonal = np.asarray(S.diagonal(), dtype=np.float64)
     if not np.all(np.isfinite(diagonal) & (diagonal > 0)):
         raise ValueError("S must have a positive, finite diagonal (every point's variance)")
-    if not isinstance(S, RowCovariance): _check_symmetric(S)  # computed from rows, it is symmetric by construction
+    if not isinstance(S, RowCovariance): _check_symmetric(S)  # R R^T a band at a time: symmetric up to rounding
     bands, unit, tiny = range(0, T, ROW_BLOCK), kernel.with_variance(1.0), np.finfo(float).tiny
     counts_noise = n_features is not None and floor_shift is None
     competing_edge = lambda top: top - noise_blurred_excess(1 - top, n_features, tolerance)
