@@ -5,6 +5,9 @@ Data: the GP benchmark of Sec. 3.1 (T = 1000, M = 3, N = 100, l = 3, noise sd 0.
 sklearn's digits (M = 2) scored by 5-fold 5-NN accuracy. Methods: IKD with its defaults and n_jobs=-1, IKD serial, and
 Isomap (its default 5 neighbours) with n_jobs=-1. The fits alternate (IKD, Isomap, IKD, ...) so that drift in the
 machine's speed affects both; prints the median time of `repeats` fits per method, the ratio to Isomap, and the score.
+With --pause S each fit starts S seconds after the previous one ends: OpenBLAS's threads spin for about 0.1-0.2 s after
+a product, so back to back each fit shares its cores with the spinning threads of the fit before it (the IKD fit's
+shortest-path threads with Isomap's BLAS threads, for one).
 """
 import argparse
 import os
@@ -39,15 +42,17 @@ METHODS = {
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pause", type=float, default=0.0, help="seconds between fits (0: back to back)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
-    print(f"{os.cpu_count()} cores; median of {args.repeats} fits, methods interleaved")
+    print(f"{os.cpu_count()} cores; median of {args.repeats} fits, methods interleaved, {args.pause} s between fits")
     for name, (X, M, score) in data_sets().items():
         times = {method: [] for method in METHODS}
         scores = {}
         for method, make in METHODS.items(): scores[method] = score(make(M).fit_transform(X))  # warm-up and score
         for _ in range(args.repeats):
             for method, make in METHODS.items():
+                time.sleep(args.pause)
                 start = time.perf_counter()
                 make(M).fit(X)
                 times[method].append(time.perf_counter() - start)

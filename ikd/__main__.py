@@ -249,7 +249,7 @@ def argument_parser() -> argparse.ArgumentParser:
                              f"{AUTO_LANDMARKS} landmarks beyond (fewer past {AUTO_PATH_ENTRIES // AUTO_LANDMARKS} rows, "
                              "as the paths' table grows); all: always the exact fit")
     parser.add_argument("--random-state", type=int, help="seed of the eigensolver and the landmarks")
-    parser.add_argument("--n-jobs", type=int, help="processes for the shortest paths (-1: every core)")
+    parser.add_argument("--n-jobs", type=int, help="threads for the shortest paths (-1: every core)")
     parser.add_argument("--save-embedding", help="save IKD's embedding to this .npy or .csv file")
     parser.add_argument("--no-baseline", action="store_true", help="skip the PCA comparison")
     parser.add_argument("--output", default="ikd_embedding.png",

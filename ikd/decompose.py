@@ -22,7 +22,7 @@ from .validation import fixed_seed
 
 # %% auto #0
 __all__ = ['LAPACK_MAX_POINTS', 'BAND_BYTES', 'dense_problem', 'top_eigenpairs', 'Decomposition', 'decompose', 'gram_operator',
-           'decompose_distances', 'principal_axes', 'triangulate']
+           'blas_controller', 'decompose_distances', 'principal_axes', 'triangulate']
 
 # %% ../nbs/decompose.ipynb #c006
 def _lapack_top(G, n_components):
@@ -152,10 +152,10 @@ def _squared_norm(D, a, b, s, reference): # ||g(D)||_F^2
     return 0.25 * total
 
 @cache
-def _blas_controller():
+def blas_controller():
     """The BLAS thread pools, found once per process (about 50 ms). The eigensolver runs with one BLAS thread: its many
     products of g(D) with a few vectors gain nothing from a second thread, whose start and spin-wait cost 15 times the
-    products' processor time on the GP benchmark (200 ms against 13 ms) and hold the core the shortest-path workers use.
+    products' processor time on the GP benchmark (200 ms against 13 ms) and hold the core the shortest-path threads use.
     One thread also makes the eigenpairs the same whatever the machine's BLAS thread count."""
     from threadpoolctl import ThreadpoolController  # scikit-learn's dependency
     return ThreadpoolController()
@@ -181,7 +181,7 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances (
     # Lanczos needs only products with g(D): D is read as it is, never copied, centred or converted as a whole
     dense = lambda: gram(np.asarray(D, dtype=np.float64), r, overwrite=overwrite)
     G = dense() if dense_problem(len(D), n_components) else gram_operator(D, r, (a, b, s))
-    with _blas_controller().limit(limits=1, user_api="blas"):  # see `_blas_controller`
+    with blas_controller().limit(limits=1, user_api="blas"):  # see `blas_controller`
         values, vectors = top_eigenpairs(G, n_components, random_state, dense=None if isinstance(G, np.ndarray) else dense)
     rounding = max(values[0], 0.0) * len(D) * np.finfo(np.float64).eps  # an eigenvalue this small is the solver's rounding
     if values[-1] <= rounding:

@@ -4,6 +4,7 @@
 
 # %% ../nbs/estimator.ipynb #c002
 from __future__ import annotations
+import contextlib
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
@@ -16,7 +17,7 @@ from .covariance import (COINCIDENT_CORRELATION, COVARIANCES, TRANSFORM_CHUNK, P
                             correlation_matrix, covariance_from_rows, fitted_covariance, prepared_covariance, prepared_rows,
                             rows_of_new_points, rows_variance, RowCovariance)
 from .decoder import GPDecoder, Likelihood, likelihood
-from .decompose import Decomposition, decompose_distances, principal_axes, triangulate
+from .decompose import Decomposition, blas_controller, decompose_distances, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import (AUTO_EXACT_POINTS, LANDMARK_RULES, LandmarkGeodesicSolver, auto_landmark_count, landmark_indices,
                            merged_near_copies, settings_sample)
@@ -29,11 +30,12 @@ from .solvers import ZERO_COVARIANCE, Solver, covariance_floor
 from .validation import refuse_booleans
 
 # %% auto #0
-__all__ = ['REFINE_STEPS', 'TRIANGULATION_SPREAD_MAX', 'EXACT_FROM_ROWS_POINTS', 'INPUT_CHECKS', 'FOR_TRANSFORM',
-           'FittedEmbedding', 'fit_embedding', 'landmark_graph_embedding', 'refinement_start', 'place_new_points',
-           'place_rows', 'landmark_fit_embedding', 'check_landmark_options', 'exact_fit_from_rows', 'landmark_count',
-           'chosen_landmarks', 'fit_covariance', 'fit_settings', 'fitted_solution', 'reference_position',
-           'with_reference_point', 'reference_row', 'IKD', 'compact_copy', 'transform_lazily']
+__all__ = ['REFINE_STEPS', 'TRIANGULATION_SPREAD_MAX', 'EXACT_FROM_ROWS_POINTS', 'SMALL_FIT_PRODUCTS', 'INPUT_CHECKS',
+           'FOR_TRANSFORM', 'FittedEmbedding', 'fit_embedding', 'landmark_graph_embedding', 'refinement_start',
+           'place_new_points', 'place_rows', 'landmark_fit_embedding', 'check_landmark_options', 'exact_fit_from_rows',
+           'landmark_count', 'chosen_landmarks', 'fit_covariance', 'fit_settings', 'fitted_solution',
+           'reference_position', 'with_reference_point', 'reference_row', 'fit_blas_threads', 'IKD', 'compact_copy',
+           'transform_lazily']
 
 # %% ../nbs/estimator.ipynb #c007
 REFINE_STEPS = 30  # SMACOF steps of the refinement of a fit (the stress changes little after them)
@@ -309,6 +311,16 @@ def reference_row(reference_index, # the decomposition's reference: an index amo
     point = np.arange(len(prepared.rows))[kept][reference_index]
     return int(prepared.first_rows(np.array([point]))[0])
 
+# %% ../nbs/estimator.ipynb #b002
+SMALL_FIT_PRODUCTS = 2 ** 32  # T^2 N multiply-adds of the covariance below which a fit runs BLAS on one thread
+
+def fit_blas_threads(X, # the data `fit` was given
+                    ): # a context manager
+    "The BLAS threads a fit of `X` runs with: one for a covariance of fewer than `SMALL_FIT_PRODUCTS` multiply-adds, else unchanged."
+    shape = getattr(X, "shape", ())
+    if len(shape) != 2 or shape[0] ** 2 * shape[1] > SMALL_FIT_PRODUCTS: return contextlib.nullcontext()
+    return blas_controller().limit(limits=1, user_api="blas")
+
 # %% ../nbs/estimator.ipynb #c015
 # how `fit` and `transform` validate X: float64, at least one row, dense or CSR/CSC (sparse input is never densified)
 INPUT_CHECKS = dict(dtype=np.float64, ensure_min_samples=1, accept_sparse=("csr", "csc"))
@@ -357,7 +369,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     random_state : int, RandomState or None, default=None
         Seed of the eigensolver's start vector and of the landmarks (seed 0 when None).
     n_jobs : int, default=None
-        Processes for the geodesic solver's shortest paths (None: 1, -1: every core); the result does not depend on it.
+        Threads for the geodesic solver's shortest paths (None: 1, -1: every core); the result does not depend on it.
     verbose : bool, default=False
         Log each stage of `fit` and `transform` with its wall time on standard error (the `ikd` logger, INFO level).
 
@@ -426,7 +438,7 @@ class IKD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             y=None, # ignored
            ):
         "Fit IKD to `X`; the embedding is in `embedding_`."
-        with logging_stages(bool(self.verbose)): return self._fit(X)
+        with logging_stages(bool(self.verbose)), fit_blas_threads(X): return self._fit(X)
 
     def _fit(self, X):
         "The steps of a fit: rows, landmarks, covariance, settings, the embedding, then every row's coordinates."

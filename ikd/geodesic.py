@@ -201,7 +201,7 @@ class GeodesicSolver(Solver):
                  n_neighbors:int|None=None, # trust each point's k strongest correlations (None: 7, when no threshold)
                  threshold=None, # trust s_ij >= threshold * sigma^2 instead (a number in (0, 1), or "auto")
                  path:str="auto", # "distance" (sum of edge lengths), "product" (max-product covariance, the paper), or "auto"
-                 n_jobs:int|None=None, # processes for the shortest paths (None: 1, -1: every core)
+                 n_jobs:int|None=None, # threads for the shortest paths (None: 1, -1: every core)
                 ):
         self.n_neighbors, self.threshold, self.path, self.n_jobs = n_neighbors, threshold, path, n_jobs
 

@@ -513,7 +513,7 @@ class LandmarkGeodesicSolver(GeodesicSolver):
                  n_neighbors:int|None=None, # trust each row's k strongest correlations (None: 7, when no threshold)
                  threshold=None, # trust correlations >= threshold instead
                  path:str="auto", # "distance", "product" or "auto"
-                 n_jobs:int|None=None, # processes for the shortest paths (None: 1, -1: every core)
+                 n_jobs:int|None=None, # threads for the shortest paths (None: 1, -1: every core)
                  n_landmarks:int|None=None, # L, for `describe`
                  landmark_rule:str="", # how L was chosen, for `describe` (e.g. n_landmarks='auto')
                 ):
