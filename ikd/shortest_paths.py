@@ -9,6 +9,8 @@ import threading
 
 import numba
 import numpy as np
+from scipy import sparse
+from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 # %% auto #0
 __all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'shortest_paths']
@@ -19,14 +21,16 @@ MIN_SOURCES = 250  # threads share the paths from this many sources through 2 * 
 SOURCE_BLOCK = 50  # sources a thread claims at a time
 
 @numba.njit(cache=True, nogil=True)
-def _dijkstra_rows(indptr, indices, weights, sources, rows, lengths):
+def _dijkstra_rows(indptr, indices, weights, # the graph, its points numbered afresh
+                   renumbered, # (T,) each point's new number
+                   sources, rows, lengths): # Dijkstra from point sources[r] into lengths[rows[r]], in the points' own order
     "Dijkstra from each of `sources` into `lengths[rows]`, with a 4-ary heap of the frontier."
     T = len(indptr) - 1
     dist, key = np.empty(T), np.empty(T)  # best length found so far; the heap's keys, in heap order
     heap, place = np.empty(T, np.int32), np.empty(T, np.int32)  # the frontier's points; each point's index in heap
     for r in range(len(sources)):
         dist[:] = np.inf
-        s = sources[r]
+        s = renumbered[sources[r]]
         dist[s], key[0], heap[0], place[s], size = 0.0, 0.0, s, 0, 1
         while size > 0:
             u, du = heap[0], key[0]
@@ -56,7 +60,8 @@ def _dijkstra_rows(indptr, indices, weights, sources, rows, lengths):
                         place[heap[i]] = i
                         i = parent
                     heap[i], key[i], place[v] = v, length, i
-        lengths[rows[r]] = dist
+        row = lengths[rows[r]]
+        for y in range(T): row[y] = dist[renumbered[y]]
 
 # %% ../nbs/shortest_paths.ipynb #c005c
 def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
@@ -71,9 +76,12 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
         raise ValueError("shortest_paths needs finite, non-negative edge weights")
     sources = np.arange(T) if sources is None else np.asarray(sources, dtype=np.intp)
     L = len(sources)
+    order = reverse_cuthill_mckee(W)  # neighbours near each other in memory (see above)
+    renumbered = np.argsort(order).astype(np.int32)
+    near = sparse.csr_matrix((weights, W.indices, W.indptr), shape=W.shape)[order][:, order]
     lengths, rows = np.empty((L, T), dtype=dtype), np.arange(L)
-    _on_threads(lambda block: _dijkstra_rows(W.indptr, W.indices, weights, sources[block], rows[block], lengths),
-                L, _effective_jobs(n_jobs, L, T))
+    _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block], rows[block],
+                                             lengths), L, _effective_jobs(n_jobs, L, T))
     return lengths
 
 def _on_threads(work, # work(block): one block (a slice) of the items
