@@ -4,6 +4,8 @@
 
 # %% ../nbs/decompose.ipynb #c002
 from __future__ import annotations
+import contextlib
+import threading
 import warnings
 from dataclasses import dataclass
 from functools import cache
@@ -22,7 +24,7 @@ from .validation import fixed_seed
 
 # %% auto #0
 __all__ = ['LAPACK_MAX_POINTS', 'BAND_BYTES', 'dense_problem', 'top_eigenpairs', 'Decomposition', 'decompose', 'gram_operator',
-           'blas_controller', 'decompose_distances', 'principal_axes', 'triangulate']
+           'blas_controller', 'one_blas_thread', 'decompose_distances', 'principal_axes', 'triangulate']
 
 # %% ../nbs/decompose.ipynb #c006
 def _lapack_top(G, n_components):
@@ -160,6 +162,21 @@ def blas_controller():
     from threadpoolctl import ThreadpoolController  # scikit-learn's dependency
     return ThreadpoolController()
 
+_one_thread = dict(lock=threading.Lock(), users=0, limiter=None)
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """BLAS on one thread while any caller is inside, restored when the last one leaves: fits running at once on several
+    threads share the one process-wide limit instead of each restoring what it found, out of order."""
+    with _one_thread["lock"]:
+        if _one_thread["users"] == 0: _one_thread["limiter"] = blas_controller().limit(limits=1, user_api="blas")
+        _one_thread["users"] += 1
+    try: yield
+    finally:
+        with _one_thread["lock"]:
+            _one_thread["users"] -= 1
+            if _one_thread["users"] == 0: _one_thread["limiter"].restore_original_limits()
+
 def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances (float64, or float32 to halve the memory)
                         n_components:int, # latent dimension M
                         reference="min_max", # reference rule or index
@@ -181,7 +198,7 @@ def decompose_distances(D, # (T, T) symmetric, finite scaled squared distances (
     # Lanczos needs only products with g(D): D is read as it is, never copied, centred or converted as a whole
     dense = lambda: gram(np.asarray(D, dtype=np.float64), r, overwrite=overwrite)
     G = dense() if dense_problem(len(D), n_components) else gram_operator(D, r, (a, b, s))
-    with blas_controller().limit(limits=1, user_api="blas"):  # see `blas_controller`
+    with one_blas_thread():  # see `blas_controller`
         values, vectors = top_eigenpairs(G, n_components, random_state, dense=None if isinstance(G, np.ndarray) else dense)
     rounding = max(values[0], 0.0) * len(D) * np.finfo(np.float64).eps  # an eigenvalue this small is the solver's rounding
     if values[-1] <= rounding:

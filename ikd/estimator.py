@@ -17,7 +17,7 @@ from .covariance import (COINCIDENT_CORRELATION, COVARIANCES, TRANSFORM_CHUNK, P
                             correlation_matrix, covariance_from_rows, fitted_covariance, prepared_covariance, prepared_rows,
                             rows_of_new_points, rows_variance, RowCovariance)
 from .decoder import GPDecoder, Likelihood, likelihood
-from .decompose import Decomposition, blas_controller, decompose_distances, principal_axes, triangulate
+from .decompose import Decomposition, blas_controller, decompose_distances, one_blas_thread, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import (AUTO_EXACT_POINTS, LANDMARK_RULES, LandmarkGeodesicSolver, auto_landmark_count, landmark_indices,
                            merged_near_copies, settings_sample)
@@ -317,9 +317,12 @@ SMALL_FIT_PRODUCTS = 2 ** 32  # T^2 N multiply-adds of the covariance below whic
 def fit_blas_threads(X, # the data `fit` was given
                     ): # a context manager
     "The BLAS threads a fit of `X` runs with: one for a covariance of fewer than `SMALL_FIT_PRODUCTS` multiply-adds, else unchanged."
-    shape = getattr(X, "shape", ())
-    if len(shape) != 2 or shape[0] ** 2 * shape[1] > SMALL_FIT_PRODUCTS: return contextlib.nullcontext()
-    return blas_controller().limit(limits=1, user_api="blas")
+    shape = getattr(X, "shape", None)
+    if shape is None and isinstance(X, (list, tuple)):  # a list of rows has a shape too, unless it is ragged
+        try: shape = np.shape(X)
+        except ValueError: shape = ()
+    if shape is None or len(shape) != 2 or int(shape[0]) ** 2 * int(shape[1]) > SMALL_FIT_PRODUCTS: return contextlib.nullcontext()
+    return one_blas_thread()
 
 # %% ../nbs/estimator.ipynb #c015
 # how `fit` and `transform` validate X: float64, at least one row, dense or CSR/CSC (sparse input is never densified)

@@ -48,7 +48,7 @@ def configured_solver(solver="auto", # "auto", a name from `SOLVERS`, or a `Solv
                       n_neighbors:int|None=None, # IKD's graph options, for a named solver
                       threshold=None, # ... a number, "auto" or None
                       path:str="auto", # ... "auto", "distance" or "product"
-                      n_jobs:int|None=None, # processes, for a solver with an `n_jobs` option left at None
+                      n_jobs:int|None=None, # threads, for a solver with an `n_jobs` option left at None
                      ) -> Solver: # a fresh solver object with the options moved in
     "The solver object `IKD`'s `solver` and graph options describe."
     given = {"n_neighbors": n_neighbors, "threshold": threshold, "path": path}

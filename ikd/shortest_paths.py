@@ -70,12 +70,18 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
                    sources=None, # (L,) indices of the points to measure from (None: every point)
                   ): # (L, T) shortest-path lengths: sums of sqrt(d) ("distance") or of -ln(rho) ("product")
     "Shortest-path lengths through the trusted graph from every source (all points by default), the sources split over threads."
-    W = W.tocsr()
-    T, weights = W.shape[0], np.asarray(W.data, dtype=np.float64)
+    W = sparse.csr_matrix(W)
+    T = W.shape[0]
+    if W.shape != (T, T): raise ValueError(f"shortest_paths needs a square graph, got shape {W.shape}")
+    if np.iscomplexobj(W.data) or not (W.data.size == 0 or np.issubdtype(W.dtype, np.number)):
+        raise TypeError(f"shortest_paths needs real edge weights, got {W.dtype}")
+    weights = np.asarray(W.data, dtype=np.float64)
     if weights.size and not (np.isfinite(weights).all() and weights.min() >= 0):
         raise ValueError("shortest_paths needs finite, non-negative edge weights")
-    sources = np.arange(T) if sources is None else np.asarray(sources, dtype=np.intp)
+    if not np.issubdtype(dtype, np.floating): raise TypeError(f"dtype must be a float type (lengths can be inf), got {dtype}")
+    sources = np.arange(T) if sources is None else _checked_sources(sources, T)
     L = len(sources)
+    if T == 0: return np.empty((L, 0), dtype=dtype)
     order = reverse_cuthill_mckee(W)  # neighbours near each other in memory (see above)
     renumbered = np.argsort(order).astype(np.int32)
     near = sparse.csr_matrix((weights, W.indices, W.indptr), shape=W.shape)[order][:, order]
@@ -83,6 +89,15 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
     _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block], rows[block],
                                              lengths), L, _effective_jobs(n_jobs, L, T))
     return lengths
+
+def _checked_sources(sources, T:int): # -> (L,) indices in [0, T)
+    "Source indices as SciPy takes them (negative ones count from the end), refused by name if not 1-D integers in range."
+    given = np.asarray(sources)
+    if given.ndim != 1 or not (given.size == 0 or np.issubdtype(given.dtype, np.integer)):
+        raise TypeError(f"sources must be a 1-D sequence of integer point indices, got {given.dtype} of shape {given.shape}")
+    if given.size and not (-T <= given.min() and given.max() < T):
+        raise ValueError(f"sources must be point indices in [-{T}, {T}), got values from {given.min()} to {given.max()}")
+    return np.where(given < 0, given + T, given).astype(np.intp)
 
 def _on_threads(work, # work(block): one block (a slice) of the items
                 n_items:int, threads:int):
@@ -105,8 +120,9 @@ def _effective_jobs(n_jobs, n_sources, n_points=None):
     """Threads for `n_jobs` (scikit-learn's convention); 1 for little work, counted in paths through a graph of
     `2 * MIN_SOURCES` points, so that a few landmarks of a large graph (each path costs as much as thousands through a
     small one) are shared out too."""
+    if n_jobs == 0: raise ValueError("n_jobs=0 runs nothing: use None or 1 for one thread, -1 for every core")
     work = n_sources * (n_sources if n_points is None else n_points) / (2 * MIN_SOURCES)
     if n_jobs is None or work < 2 * MIN_SOURCES: return 1
-    cores = os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # the cores this process may use
     wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs  # -1: every core, -2: all but one, ...
     return max(1, min(wanted, cores, n_sources, int(work // MIN_SOURCES)))
