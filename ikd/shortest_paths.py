@@ -17,7 +17,7 @@ __all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'shortest_paths']
 
 # %% ../nbs/shortest_paths.ipynb #c005
 PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver keeps (half of float64's memory)
-MIN_SOURCES = 250  # threads share the paths from this many sources through 2 * MIN_SOURCES points and more
+MIN_SOURCES = 250  # work counted in paths through 2 * MIN_SOURCES points: below 2 * MIN_SOURCES of them, one thread
 SOURCE_BLOCK = 50  # sources a thread claims at a time
 
 @numba.njit(cache=True, nogil=True)

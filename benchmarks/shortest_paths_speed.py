@@ -1,0 +1,92 @@
+"""The shortest-path routine against SciPy's, and what BLAS threads cost the path threads, side by side in one run.
+
+Run: python benchmarks/shortest_paths_speed.py [--points 32000] [--sources 300] [--repeats 9]
+Prints, for the GP benchmark's trusted graph (T = 1000, N = 100, M = 3; all sources, median of `repeats`): SciPy's
+`dijkstra`, `ikd.shortest_paths.shortest_paths` on one thread, on two, and on two right after a product on two BLAS
+threads (whose OpenBLAS helper then spins for a while). For the trusted graph of `points` Fashion-MNIST images (k = 7,
+product paths; `sources` random sources, one thread, each timed once): SciPy's, the compiled search in the points' given
+order, and renumbered in reverse Cuthill-McKee order as `shortest_paths` does. Then the covariance of 1000 rows of 100
+features and of 8000 rows of 784 on one and two BLAS threads. Needs IKD_DATA (or ../shared/data) for Fashion-MNIST.
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+from scipy.sparse.csgraph import dijkstra
+from threadpoolctl import threadpool_limits
+
+from ikd import IKD
+from ikd.covariance import covariance_from_rows
+from ikd.datasets import gp_observations, load_fashion_mnist, ou_latent
+from ikd.shortest_paths import _dijkstra_rows, shortest_paths
+
+
+def median_seconds(run, repeats, before=lambda: None):
+    "Median wall time of `repeats` calls of `run`, each after `before`."
+    times = []
+    for _ in range(repeats):
+        before()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def once(run):
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def gp_graph():
+    Z = ou_latent(1000, 3, random_state=0)
+    return IKD(3).fit(gp_observations(Z, 100, lengthscale=3.0, noise=0.05, random_state=0)).solver_.trusted_graph_.tocsr()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--points", type=int, default=32000)
+    parser.add_argument("--sources", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=9)
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores")
+    W = gp_graph()
+    shortest_paths(W, sources=[0])  # numba's compilation (or its cache) out of the timings
+    product = np.random.default_rng(0).standard_normal((1000, 1000))
+    with threadpool_limits(limits=2, user_api="blas"):
+        rows = {"SciPy dijkstra": (lambda: dijkstra(W, directed=True), lambda: None),
+                "shortest_paths, one thread": (lambda: shortest_paths(W), lambda: None),
+                "shortest_paths, two threads": (lambda: shortest_paths(W, n_jobs=-1), lambda: time.sleep(0.3)),
+                "two threads, right after a product on two BLAS threads": (lambda: shortest_paths(W, n_jobs=-1),
+                                                                           lambda: product @ product)}
+        print(f"\nGP benchmark's graph (T = {W.shape[0]}, {W.nnz / W.shape[0]:.1f} edges a point), all sources, "
+              f"median of {args.repeats}")
+        for name, (run, before) in rows.items():
+            print(f"  {name:56s} {median_seconds(run, args.repeats, before) * 1e3:7.1f} ms")
+
+    X, _ = load_fashion_mnist(args.points, data_dir=os.environ.get("IKD_DATA", "../shared/data"))
+    big = IKD(2, n_landmarks=100, n_jobs=-1).fit(X).solver_.trusted_graph_.tocsr()
+    T = big.shape[0]
+    sources = np.random.default_rng(0).choice(T, args.sources, replace=False)
+    out = np.empty((args.sources, T), dtype=np.float32)
+    given_order = np.arange(T, dtype=np.int32)
+    searches = {"SciPy dijkstra": lambda: dijkstra(big, directed=True, indices=sources),
+                "compiled, points in their given order": lambda: _dijkstra_rows(
+                    big.indptr, big.indices, big.data, given_order, sources, np.arange(args.sources), out),
+                "compiled, renumbered (shortest_paths)": lambda: shortest_paths(big, sources=sources)}
+    print(f"\n{T} Fashion-MNIST images' graph ({big.nnz / T:.1f} edges a point), {args.sources} random sources, one thread")
+    for name, run in searches.items():
+        print(f"  {name:56s} {once(run) / args.sources * 1e3:7.2f} ms a source")
+
+    print("\ncovariance of the rows (covariance_from_rows), median of 3")
+    for n_rows, n_features in ((1000, 100), (8000, 784)):
+        R = np.random.default_rng(0).standard_normal((n_rows, n_features))
+        for threads in (1, 2):
+            with threadpool_limits(limits=threads, user_api="blas"):
+                seconds = median_seconds(lambda: covariance_from_rows(R), 3)
+            print(f"  {n_rows} x {n_features}, {threads} BLAS thread(s) {seconds * 1e3:9.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
