@@ -73,7 +73,7 @@ def main():
     given_order = np.arange(T, dtype=np.int32)
     searches = {"SciPy dijkstra": lambda: dijkstra(big, directed=True, indices=sources),
                 "compiled, points in their given order": lambda: _dijkstra_rows(
-                    big.indptr, big.indices, big.data, given_order, sources, np.arange(args.sources), out),
+                    big.indptr, big.indices, big.data, given_order, sources, out),
                 "compiled, renumbered (shortest_paths)": lambda: shortest_paths(big, sources=sources)}
     print(f"\n{T} Fashion-MNIST images' graph ({big.nnz / T:.1f} edges a point), {args.sources} random sources, one thread")
     for name, run in searches.items():

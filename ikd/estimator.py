@@ -17,7 +17,7 @@ from .covariance import (COINCIDENT_CORRELATION, COVARIANCES, TRANSFORM_CHUNK, P
                             correlation_matrix, covariance_from_rows, fitted_covariance, prepared_covariance, prepared_rows,
                             rows_of_new_points, rows_variance, RowCovariance)
 from .decoder import GPDecoder, Likelihood, likelihood
-from .decompose import Decomposition, blas_controller, decompose_distances, one_blas_thread, principal_axes, triangulate
+from .decompose import Decomposition, decompose_distances, one_blas_thread, principal_axes, triangulate
 from .kernels import KERNELS, Kernel, check_invertible, get_kernel
 from .landmarks import (AUTO_EXACT_POINTS, LANDMARK_RULES, LandmarkGeodesicSolver, auto_landmark_count, landmark_indices,
                            merged_near_copies, settings_sample)

@@ -23,8 +23,8 @@ SOURCE_BLOCK = 50  # sources a thread claims at a time
 @numba.njit(cache=True, nogil=True)
 def _dijkstra_rows(indptr, indices, weights, # the graph, its points numbered afresh
                    renumbered, # (T,) each point's new number
-                   sources, rows, lengths): # Dijkstra from point sources[r] into lengths[rows[r]], in the points' own order
-    "Dijkstra from each of `sources` into `lengths[rows]`, with a 4-ary heap of the frontier."
+                   sources, lengths): # Dijkstra from point sources[r] into lengths[r], in the points' own order
+    "Dijkstra from each of `sources` into the rows of `lengths`, with a 4-ary heap of the frontier."
     T = len(indptr) - 1
     dist, key = np.empty(T), np.empty(T)  # best length found so far; the heap's keys, in heap order
     heap, place = np.empty(T, np.int32), np.empty(T, np.int32)  # the frontier's points; each point's index in heap
@@ -60,7 +60,7 @@ def _dijkstra_rows(indptr, indices, weights, # the graph, its points numbered af
                         place[heap[i]] = i
                         i = parent
                     heap[i], key[i], place[v] = v, length, i
-        row = lengths[rows[r]]
+        row = lengths[r]
         for y in range(T): row[y] = dist[renumbered[y]]
 
 # %% ../nbs/shortest_paths.ipynb #c005c
@@ -85,9 +85,9 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
     order = reverse_cuthill_mckee(W)  # neighbours near each other in memory (see above)
     renumbered = np.argsort(order).astype(np.int32)
     near = sparse.csr_matrix((weights, W.indices, W.indptr), shape=W.shape)[order][:, order]
-    lengths, rows = np.empty((L, T), dtype=dtype), np.arange(L)
-    _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block], rows[block],
-                                             lengths), L, _effective_jobs(n_jobs, L, T))
+    lengths = np.empty((L, T), dtype=dtype)
+    _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block], lengths[block]),
+                L, _effective_jobs(n_jobs, L, T))
     return lengths
 
 def _checked_sources(sources, T:int): # -> (L,) indices in [0, T)
