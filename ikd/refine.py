@@ -6,6 +6,7 @@
 from __future__ import annotations
 import warnings
 
+import numba
 import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
@@ -17,6 +18,29 @@ from .kernels import get_kernel
 
 # %% auto #0
 __all__ = ['DUPLICATE_WEIGHT_CAP', 'STEP_RIDGE', 'stress_weights', 'refine_embedding', 'refine_new_points']
+
+# %% ../nbs/refine.ipynb #c004a
+@numba.njit(cache=True)
+def _stress_and_pull(Y, # (T, M) positions
+                     rows, cols, weights, targets, # the pairs, each once, their weights and target distances
+                     pull): # (T, M) written: the Guttman increment's right side (B(Y) - V) Y
+    "Weighted stress at `Y`, and the right side of its Guttman increment into `pull`, in one pass over the pairs."
+    pull[:] = 0.0
+    stress = 0.0
+    for p in range(rows.size):
+        i, j = rows[p], cols[p]
+        squared = 0.0
+        for m in range(Y.shape[1]): squared += (Y[i, m] - Y[j, m]) ** 2
+        dist = np.sqrt(squared)
+        stress += weights[p] * (dist - targets[p]) ** 2
+        if dist > 0:  # coincident points pull nothing: their direction is undefined
+            factor = weights[p] * (targets[p] / dist - 1.0)
+            for m in range(Y.shape[1]):
+                share = factor * (Y[i, m] - Y[j, m])
+                pull[i, m] += share
+                pull[j, m] -= share
+    return stress
+
 
 # %% ../nbs/refine.ipynb #c005
 def stress_weights(s, # correlations, any shape (covariances divided by sigma^2)
@@ -67,6 +91,7 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
         if S.shape != (T, T): raise ValueError(f"embedding must be (T, M) with T = {len(S)}, got shape {Y.shape}")
     elif edges is None: raise ValueError("pair_correlations needs the edges they belong to")
     if Y.ndim != 2: raise ValueError(f"embedding must be (T, M), got shape {Y.shape}")
+    if not np.all(np.isfinite(Y)): raise ValueError("embedding contains NaN or infinite values: a refinement cannot start there")
     if not 1 <= relaxation < 2: raise ValueError(f"relaxation must be in [1, 2), got {relaxation!r}")
     if edges is None: rows, cols = np.triu_indices(T, 1)
     else: rows, cols = (np.asarray(e, dtype=np.intp) for e in edges)
@@ -93,29 +118,19 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     def solve(rhs):
         step = factor.solve(rhs)
         return step - (component_means @ step)[part]
-    # adding each pair's contribution to its first point and subtracting it from its second is one sparse product
-    pair_index = np.arange(rows.size)
-    incidence = sparse.csr_matrix((np.r_[np.ones(rows.size), -np.ones(rows.size)],
-                                   (np.r_[rows, cols], np.r_[pair_index, pair_index])), shape=(T, rows.size))
-    def stress_of(Y):
-        offsets = np.take(Y, rows, axis=0)  # `take` gathers rows several times faster than fancy indexing, to the same values
-        offsets -= np.take(Y, cols, axis=0)
-        dist = np.sqrt(np.einsum("ij,ij->i", offsets, offsets))
-        return offsets, dist, np.sum(weights * (dist - targets) ** 2)
-    offsets, dist, stress = stress_of(Y)
+    rows, cols = rows.astype(np.intp), cols.astype(np.intp)
+    pull, trial_pull = np.empty_like(Y), np.empty_like(Y)
+    stress = _stress_and_pull(Y, rows, cols, weights, targets, pull)
     for _ in range(max_iter):
-        # Guttman step as an increment: (B(Y) - V) Y, row i = sum_j w_ij (delta_ij / dist_ij - 1) (y_i - y_j)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pull = np.where(dist > 0, weights * (targets / dist - 1.0), 0.0)
-        step = solve(incidence @ (pull[:, None] * offsets))
+        step = solve(pull)
         # the over-relaxed step (de Leeuw and Heiser) converges about twice as fast; the plain one always lowers the stress
         candidate = Y + relaxation * step
-        new_offsets, new_dist, new_stress = stress_of(candidate)
+        new_stress = _stress_and_pull(candidate, rows, cols, weights, targets, trial_pull)
         if new_stress > stress:
             candidate = Y + step
-            new_offsets, new_dist, new_stress = stress_of(candidate)
+            new_stress = _stress_and_pull(candidate, rows, cols, weights, targets, trial_pull)
         converged = stress - new_stress <= tol * stress
-        Y, offsets, dist, stress = candidate, new_offsets, new_dist, new_stress
+        Y, stress, pull, trial_pull = candidate, new_stress, trial_pull, pull
         if converged: break
     return Y
 

@@ -13,12 +13,14 @@ from scipy import sparse
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 # %% auto #0
-__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'shortest_paths']
+__all__ = ['PATH_DTYPE', 'MIN_SOURCES', 'SOURCE_BLOCK', 'READ_OFF_MAX_POINTS', 'shortest_paths']
 
 # %% ../nbs/shortest_paths.ipynb #c005
 PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver keeps (half of float64's memory)
 MIN_SOURCES = 250  # work counted in paths through 2 * MIN_SOURCES points: below 2 * MIN_SOURCES of them, one thread
 SOURCE_BLOCK = 50  # sources a thread claims at a time
+READ_OFF_MAX_POINTS = 2048  # all paths through at most this many points: a fifth of the rows read off their neighbours'
+# (below), which needs every row in float64 until the end: at most 32 MiB, where larger fits keep to float32 rows
 
 @numba.njit(cache=True, nogil=True)
 def _dijkstra_rows(indptr, indices, weights, # the graph, its points numbered afresh
@@ -78,16 +80,33 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
     weights = np.asarray(W.data, dtype=np.float64)
     if weights.size and not (np.isfinite(weights).all() and weights.min() >= 0):
         raise ValueError("shortest_paths needs finite, non-negative edge weights")
-    if not np.issubdtype(dtype, np.floating): raise TypeError(f"dtype must be a float type (lengths can be inf), got {dtype}")
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        raise TypeError(f"dtype must be float32 or float64 (lengths can be inf), got {np.dtype(dtype)}")
+    every_point = sources is None  # then a fifth of the rows can be read off their neighbours' rows (below)
     sources = np.arange(T) if sources is None else _checked_sources(sources, T)
     L = len(sources)
     if T == 0: return np.empty((L, 0), dtype=dtype)
     order = reverse_cuthill_mckee(W)  # neighbours near each other in memory (see above)
     renumbered = np.argsort(order).astype(np.int32)
     near = sparse.csr_matrix((weights, W.indices, W.indptr), shape=W.shape)[order][:, order]
-    lengths = np.empty((L, T), dtype=dtype)
-    _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block], lengths[block]),
-                L, _effective_jobs(n_jobs, L, T))
+    threads = _effective_jobs(n_jobs, L, T)
+    if not every_point or T > READ_OFF_MAX_POINTS:
+        lengths = np.empty((L, T), dtype=dtype)
+        _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block],
+                                                 lengths[block]), L, threads)
+        return lengths
+    read_off = _read_off_points(W)  # the rows of these come from their neighbours' rows
+    searched = np.flatnonzero(~read_off)
+    sequence = np.r_[searched, np.flatnonzero(read_off)]  # row i of the work table belongs to point sequence[i]
+    position = np.argsort(sequence)
+    work = np.empty((T, T))
+    _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sequence[block],
+                                             work[block]), len(searched), threads)
+    _on_threads(lambda block: _rows_read_off(W.indptr, W.indices, weights, sequence, position, work,
+                                             len(searched) + block.start, len(searched) + block.stop),
+                T - len(searched), threads)
+    lengths = np.empty((T, T), dtype=dtype)
+    _gather_rows(work, position, lengths)
     return lengths
 
 def _checked_sources(sources, T:int): # -> (L,) indices in [0, T)
@@ -126,3 +145,40 @@ def _effective_jobs(n_jobs, n_sources, n_points=None):
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # the cores this process may use
     wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs  # -1: every core, -2: all but one, ...
     return max(1, min(wanted, cores, n_sources, int(work // MIN_SOURCES)))
+
+# %% ../nbs/shortest_paths.ipynb #r001
+def _read_off_points(W): # -> (T,) bool, True for the points whose rows are read off their neighbours' rows
+    "A maximal set of points no two of them joined by an edge (either way), chosen greedily, fewest neighbours first."
+    links = sparse.csr_matrix((np.ones(W.nnz), W.indices, W.indptr), shape=W.shape)
+    links = (links + links.T).tocsr()
+    return _greedy_independent(links.indptr, links.indices, np.argsort(np.diff(links.indptr), kind="stable"))
+
+@numba.njit(cache=True)
+def _greedy_independent(indptr, indices, order):
+    chosen, blocked = np.zeros(len(order), np.bool_), np.zeros(len(order), np.bool_)
+    for u in order:
+        if not blocked[u]:
+            chosen[u] = True
+            for e in range(indptr[u], indptr[u + 1]): blocked[indices[e]] = True
+    return chosen
+
+@numba.njit(cache=True, nogil=True)
+def _rows_read_off(indptr, indices, weights, # the graph, in the points' own numbering
+                   sequence, position, # the point of each row of `work`, each point's row
+                   work, start, stop): # (T, T) float64 rows; rows start..stop (of points read off) written
+    "Rows start..stop of `work` as the least of (edge to a neighbour + the neighbour's row), the neighbours' rows searched."
+    for r in range(start, min(stop, len(sequence))):
+        s, row = sequence[r], work[r]
+        row[:] = np.inf
+        for e in range(indptr[s], indptr[s + 1]):
+            if indices[e] == s: continue  # a loop leads nowhere new
+            w, other = weights[e], work[position[indices[e]]]
+            for x in range(len(row)):
+                if w + other[x] < row[x]: row[x] = w + other[x]
+        row[s] = 0.0
+
+@numba.njit(cache=True, nogil=True)
+def _gather_rows(work, position, lengths):
+    "lengths[i] = work[position[i]], rounded into lengths' type."
+    for i in range(len(position)): lengths[i, :] = work[position[i]]
+
