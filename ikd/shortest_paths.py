@@ -20,7 +20,7 @@ PATH_DTYPE = np.float32  # storage of the T x T path lengths a fitted solver kee
 MIN_SOURCES = 250  # work counted in paths through 2 * MIN_SOURCES points: below 2 * MIN_SOURCES of them, one thread
 SOURCE_BLOCK = 50  # sources a thread claims at a time
 READ_OFF_MAX_POINTS = 2048  # all paths through at most this many points: a fifth of the rows read off their neighbours'
-# (below), which needs every row in float64 until the end: at most 32 MiB, where larger fits keep to float32 rows
+# (below), which needs every row in float64 until the end: at most 32 MiB; larger graphs search every row
 
 @numba.njit(cache=True, nogil=True)
 def _dijkstra_rows(indptr, indices, weights, # the graph, its points numbered afresh

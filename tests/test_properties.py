@@ -84,3 +84,32 @@ def test_intrinsic_dimension_ignores_the_noise_floor(seed, dimension, shrink):
     clean, estimate = intrinsic_dimension(K, kernel), intrinsic_dimension(noisy, kernel)
     assert abs(estimate - clean) < 0.1 * clean
     assert abs(clean - dimension) < 0.3 * dimension
+
+
+graph_cases = st.tuples(st.integers(1, 60), st.floats(0.0, 0.3), st.booleans(), st.integers(0, 10_000))
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(case=graph_cases, n_jobs=st.sampled_from([None, 2]))
+def test_shortest_paths_agree_with_scipy(case, n_jobs):
+    """`shortest_paths` against SciPy's Dijkstra on random graphs: directed or not, with explicit zero weights, loops,
+    isolated points and parts no path joins. Searched rows are SciPy's bit for bit, rows read off their neighbours' rows
+    agree to a few units in float64's last place (inf exactly where SciPy has it), and the float32 result is SciPy's
+    rounded; given as explicit sources, every row is searched (bit for bit); the points permuted, the table permuted."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import dijkstra
+    from ikd.shortest_paths import shortest_paths
+    T, density, symmetric, seed = case
+    rng = np.random.default_rng(seed)
+    W = sparse.random(T, T, density=density, random_state=rng, format="csr",
+                      data_rvs=lambda n: np.where(rng.uniform(size=n) < 0.1, 0.0, rng.uniform(0, 1, n)))
+    if symmetric: W = (W + W.T).tocsr()
+    exact = dijkstra(W, directed=True)
+    together = shortest_paths(W, n_jobs=n_jobs, dtype=np.float64)
+    assert np.array_equal(np.isinf(together), np.isinf(exact))
+    finite = np.isfinite(exact)
+    np.testing.assert_allclose(together[finite], exact[finite], rtol=4e-15)
+    np.testing.assert_array_equal(shortest_paths(W, n_jobs=n_jobs), exact.astype(np.float32))
+    np.testing.assert_array_equal(shortest_paths(W, n_jobs=n_jobs, dtype=np.float64, sources=np.arange(T)), exact)
+    order = rng.permutation(T)
+    np.testing.assert_array_equal(shortest_paths(W[order][:, order]), exact.astype(np.float32)[order][:, order])
