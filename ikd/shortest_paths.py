@@ -89,24 +89,11 @@ def shortest_paths(W, # sparse weights from `geodesic_graph`, none negative
     order = reverse_cuthill_mckee(W)  # neighbours near each other in memory (see above)
     renumbered = np.argsort(order).astype(np.int32)
     near = sparse.csr_matrix((weights, W.indices, W.indptr), shape=W.shape)[order][:, order]
+    search = lambda points, rows: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, points, rows)
     threads = _effective_jobs(n_jobs, L, T)
-    if not every_point or T > READ_OFF_MAX_POINTS:
-        lengths = np.empty((L, T), dtype=dtype)
-        _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sources[block],
-                                                 lengths[block]), L, threads)
-        return lengths
-    read_off = _read_off_points(W)  # the rows of these come from their neighbours' rows
-    searched = np.flatnonzero(~read_off)
-    sequence = np.r_[searched, np.flatnonzero(read_off)]  # row i of the work table belongs to point sequence[i]
-    position = np.argsort(sequence)
-    work = np.empty((T, T))
-    _on_threads(lambda block: _dijkstra_rows(near.indptr, near.indices, near.data, renumbered, sequence[block],
-                                             work[block]), len(searched), threads)
-    _on_threads(lambda block: _rows_read_off(W.indptr, W.indices, weights, sequence, position, work,
-                                             len(searched) + block.start, len(searched) + block.stop),
-                T - len(searched), threads)
-    lengths = np.empty((T, T), dtype=dtype)
-    _gather_rows(work, position, lengths)
+    if every_point and T <= READ_OFF_MAX_POINTS: return _searched_and_read_off(W, weights, search, threads, dtype)
+    lengths = np.empty((L, T), dtype=dtype)
+    _on_threads(lambda block: search(sources[block], lengths[block]), L, threads)
     return lengths
 
 def _checked_sources(sources, T:int): # -> (L,) indices in [0, T)
@@ -155,6 +142,7 @@ def _read_off_points(W): # -> (T,) bool, True for the points whose rows are read
 
 @numba.njit(cache=True)
 def _greedy_independent(indptr, indices, order):
+    "Points taken in `order`, each unless a neighbour was taken before it."
     chosen, blocked = np.zeros(len(order), np.bool_), np.zeros(len(order), np.bool_)
     for u in order:
         if not blocked[u]:
@@ -181,4 +169,22 @@ def _rows_read_off(indptr, indices, weights, # the graph, in the points' own num
 def _gather_rows(work, position, lengths):
     "lengths[i] = work[position[i]], rounded into lengths' type."
     for i in range(len(position)): lengths[i, :] = work[position[i]]
+
+def _searched_and_read_off(W, weights, # the graph (CSR) and its weights in float64
+                           search, # search(points, rows): Dijkstra from `points` into `rows`
+                           threads:int, dtype): # -> (T, T) every row, in `dtype`
+    "Every row: searched from the points not read off, into a float64 table, then the others read off it."
+    T = W.shape[0]
+    read_off = _read_off_points(W)
+    searched = np.flatnonzero(~read_off)
+    sequence = np.r_[searched, np.flatnonzero(read_off)]  # row i of the work table belongs to point sequence[i]
+    position = np.argsort(sequence)
+    work = np.empty((T, T))
+    _on_threads(lambda block: search(sequence[block], work[block]), len(searched), threads)
+    _on_threads(lambda block: _rows_read_off(W.indptr, W.indices, weights, sequence, position, work,
+                                             len(searched) + block.start, len(searched) + block.stop),
+                T - len(searched), threads)
+    lengths = np.empty((T, T), dtype=dtype)
+    _gather_rows(work, position, lengths)
+    return lengths
 
