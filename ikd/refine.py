@@ -105,15 +105,15 @@ def refine_embedding(embedding, # (T, M) starting latent, e.g. from `decompose` 
     weights = _capped(weights, np.median(weights))
     # the solvers list each pair in both directions: once per pair halves every step's work
     if edges is not None: rows, cols, targets, weights = _unordered_pairs(rows, cols, targets, weights, T)
-    W = sparse.csr_matrix((np.r_[weights, weights], (np.r_[rows, cols], np.r_[cols, rows])), shape=(T, T))
-    V = sparse.diags(np.asarray(W.sum(axis=1)).ravel()) - W
-    # V is singular (constants, per connected component, are its null space); a tiny ridge makes it factorable, and
-    # solving for the step rather than the new positions keeps each component where it was. The ridge also magnifies
-    # rounding along that null space, so each step is centred per component: the result does not drift with rounding.
+    # V, the weights' Laplacian, is singular (constants, per connected component, are its null space); a tiny ridge makes
+    # it factorable, and solving for the step rather than the new positions keeps each component where it was. The ridge
+    # also magnifies rounding along that null space, so each step is centred per component: no drift with rounding.
+    degree, points = np.bincount(rows, weights, T) + np.bincount(cols, weights, T), np.arange(T)
+    V = sparse.csc_matrix((np.r_[-weights, -weights, degree + STEP_RIDGE * degree.max()],
+                           (np.r_[rows, cols, points], np.r_[cols, rows, points])), shape=(T, T))
     # V is symmetric: SuperLU's symmetric mode (ordering on V + V^T, diagonal pivots) fills in half as much as its default
-    factor = splu((V + STEP_RIDGE * V.diagonal().max() * sparse.eye(T)).tocsc(), permc_spec="MMD_AT_PLUS_A",
-                  diag_pivot_thresh=0.0, options=dict(SymmetricMode=True))
-    n_parts, part = connected_components(W, directed=False)
+    factor = splu(V, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options=dict(SymmetricMode=True))
+    n_parts, part = connected_components(V, directed=False)  # its diagonal joins nothing
     component_means = sparse.csr_matrix((1.0 / np.bincount(part)[part], (part, np.arange(T))), shape=(n_parts, T))
     def solve(rhs):
         step = factor.solve(rhs)
