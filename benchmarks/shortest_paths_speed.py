@@ -24,23 +24,7 @@ from sklearn.datasets import load_digits
 import ikd.shortest_paths
 from ikd.datasets import gp_observations, load_fashion_mnist, ou_latent
 from ikd.shortest_paths import _dijkstra_rows, shortest_paths
-
-
-def median_seconds(run, repeats, before=lambda: None):
-    "Median wall time of `repeats` calls of `run`, each after `before`."
-    times = []
-    for _ in range(repeats):
-        before()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
-def once(run):
-    start = time.perf_counter()
-    run()
-    return time.perf_counter() - start
+from timing import wall_times
 
 
 def small_graphs():
@@ -78,7 +62,7 @@ def main():
             print(f"\n{graph_name} (T = {W.shape[0]}, {W.nnz / W.shape[0]:.1f} edges a point), all sources, "
                   f"median of {args.repeats}")
             for name, (run, before) in rows.items():
-                print(f"  {name:56s} {median_seconds(run, args.repeats, before) * 1e3:7.1f} ms")
+                print(f"  {name:56s} {np.median(wall_times(run, args.repeats, before)) * 1e3:7.1f} ms")
 
     X, _ = load_fashion_mnist(args.points, data_dir=os.environ.get("IKD_DATA", "../shared/data"))
     big = IKD(2, n_landmarks=100, n_jobs=-1).fit(X).solver_.trusted_graph_.tocsr()
@@ -92,14 +76,14 @@ def main():
                 "compiled, renumbered (shortest_paths)": lambda: shortest_paths(big, sources=sources)}
     print(f"\n{T} Fashion-MNIST images' graph ({big.nnz / T:.1f} edges a point), {args.sources} random sources, one thread")
     for name, run in searches.items():
-        print(f"  {name:56s} {once(run) / args.sources * 1e3:7.2f} ms a source")
+        print(f"  {name:56s} {wall_times(run, 1)[0] / args.sources * 1e3:7.2f} ms a source")
 
     print("\ncovariance of the rows (covariance_from_rows), median of 3")
     for n_rows, n_features in ((1000, 100), (8000, 784)):
         R = np.random.default_rng(0).standard_normal((n_rows, n_features))
         for threads in (1, 2):
             with threadpool_limits(limits=threads, user_api="blas"):
-                seconds = median_seconds(lambda: covariance_from_rows(R), 3)
+                seconds = np.median(wall_times(lambda: covariance_from_rows(R), 3))
             print(f"  {n_rows} x {n_features}, {threads} BLAS thread(s) {seconds * 1e3:9.1f} ms")
 
 

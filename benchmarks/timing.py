@@ -5,14 +5,20 @@ import subprocess
 import time
 
 
-def best_time(fn, repeat=3):
-    "The smallest wall time of `repeat` calls of `fn`, in seconds."
+def wall_times(fn, repeat=3, before=lambda: None):
+    "The wall times of `repeat` calls of `fn`, each after an untimed call of `before`, in seconds."
     times = []
     for _ in range(repeat):
+        before()
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return times
+
+
+def best_time(fn, repeat=3):
+    "The smallest wall time of `repeat` calls of `fn`, in seconds."
+    return min(wall_times(fn, repeat))
 
 
 def report_from_child(seconds):
